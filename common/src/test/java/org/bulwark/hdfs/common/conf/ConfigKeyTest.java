@@ -1,0 +1,92 @@
+package org.bulwark.hdfs.common.conf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class ConfigKeyTest {
+  enum Mode { FAIL_BACK, STAY }
+
+  private final Configuration conf = new Configuration(false);
+
+  @Test
+  void defaultsApplyWhenUnset() {
+    assertEquals(30_000L, SampleKeys.INTERVAL.get(conf));
+    assertEquals(Boolean.FALSE, SampleKeys.ENABLED.get(conf));
+    assertNull(ConfigKey.text("bulwark.sample.url", "", "A URL.").get(conf));
+  }
+
+  @Test
+  void durationsTakeHadoopSuffixes() {
+    ConfigKey<Long> key = ConfigKey.durationMillis("bulwark.t.timeout", "500", 0, "A timeout.");
+    assertEquals(500L, key.get(conf));
+    conf.set(key.getName(), " 2s ");
+    assertEquals(2000L, key.get(conf));
+    conf.set(key.getName(), "1m");
+    assertEquals(60_000L, key.get(conf));
+    conf.set(key.getName(), "1500us");
+    assertEquals(1L, key.get(conf));
+  }
+
+  @Test
+  void badValuesNameTheKeyTheValueAndWhatIsValid() {
+    conf.set("bulwark.sample.poll.interval", "soon");
+    InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> SampleKeys.INTERVAL.get(conf));
+    assertEquals("bulwark.sample.poll.interval = 'soon' is not valid: expected a duration of at least 1ms,"
+        + " such as 500ms, 2s or 1m", e.getMessage());
+    assertEquals("bulwark.sample.poll.interval", e.getKey());
+
+    conf.set("bulwark.sample.poll.interval", "0s");
+    assertThrows(InvalidConfigException.class, () -> SampleKeys.INTERVAL.get(conf));
+
+    conf.set("bulwark.sample.enabled", "yes");
+    assertEquals("bulwark.sample.enabled = 'yes' is not valid: expected true or false",
+        assertThrows(InvalidConfigException.class, () -> SampleKeys.ENABLED.get(conf)).getMessage());
+  }
+
+  @Test
+  void numbersAreRangeChecked() {
+    ConfigKey<Long> key = ConfigKey.number("bulwark.t.count", 3, 1, 10, "A count.");
+    conf.set(key.getName(), "10");
+    assertEquals(10L, key.get(conf));
+    conf.set(key.getName(), "11");
+    assertEquals("bulwark.t.count = '11' is not valid: expected a whole number from 1 to 10",
+        assertThrows(InvalidConfigException.class, () -> key.get(conf)).getMessage());
+    conf.set(key.getName(), "99999999999999999999");
+    assertThrows(InvalidConfigException.class, () -> key.get(conf));
+  }
+
+  @Test
+  void choicesAcceptDashedOrConstantNames() {
+    ConfigKey<Mode> key = ConfigKey.choice("bulwark.t.mode", Mode.STAY, "A mode.");
+    assertEquals(Mode.STAY, key.get(conf));
+    conf.set(key.getName(), "fail-back");
+    assertEquals(Mode.FAIL_BACK, key.get(conf));
+    conf.set(key.getName(), "FAIL_BACK");
+    assertEquals(Mode.FAIL_BACK, key.get(conf));
+    conf.set(key.getName(), "sometimes");
+    assertEquals("bulwark.t.mode = 'sometimes' is not valid: expected one of fail-back, stay",
+        assertThrows(InvalidConfigException.class, () -> key.get(conf)).getMessage());
+  }
+
+  @Test
+  void placeholdersAreFilledInOrder() {
+    assertEquals("bulwark.sample.priority.ns1.nn2", SampleKeys.PRIORITY.resolve("ns1", "nn2"));
+    conf.set("bulwark.sample.priority.ns1.nn2", "7");
+    assertEquals(7L, SampleKeys.PRIORITY.get(conf, "ns1", "nn2"));
+    assertEquals(0L, SampleKeys.PRIORITY.get(conf, "ns1", "nn1"));
+    assertThrows(IllegalArgumentException.class, () -> SampleKeys.PRIORITY.resolve("ns1"));
+    assertThrows(IllegalArgumentException.class, () -> SampleKeys.PRIORITY.resolve("a", "b", "c"));
+  }
+
+  @Test
+  void declarationsAreCheckedWhenTheKeyIsMade() {
+    assertThrows(IllegalArgumentException.class, () -> ConfigKey.flag("dfs.foo", true, "Not ours."));
+    assertThrows(IllegalArgumentException.class, () -> ConfigKey.flag("bulwark.Foo", true, "Upper case."));
+    assertThrows(IllegalArgumentException.class, () -> ConfigKey.flag("bulwark.foo", true, "two\nlines"));
+    assertThrows(IllegalArgumentException.class, () -> ConfigKey.durationMillis("bulwark.foo", "never", 0, "Bad default."));
+  }
+}
