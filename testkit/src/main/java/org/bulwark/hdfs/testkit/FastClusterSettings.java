@@ -1,0 +1,31 @@
+package org.bulwark.hdfs.testkit;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Settings that make an embedded cluster react in seconds instead of minutes: one-second heartbeats,
+ * quick dead-node detection and redundancy checks, tiny blocks accepted, and a balancer that moves
+ * small blocks and does not idle. Values measured on 2 cores (see hadoop-facts.md).
+ */
+public final class FastClusterSettings {
+  private FastClusterSettings() {
+  }
+
+  public static Configuration apply(Configuration conf) {
+    conf.setLong("dfs.heartbeat.interval", 1);
+    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
+    conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+    conf.setFloat("dfs.namenode.safemode.threshold-pct", 0f);
+    conf.setLong("dfs.balancer.getBlocks.min-block-size", 1);
+    conf.setLong("dfs.balancer.movedWinWidth", 2000);
+    conf.setLong("dfs.balancer.max-no-move-interval", 5000);
+    // A standby NameNode follows the active's edits every second rather than every minute.
+    conf.set("dfs.ha.tail-edits.period", "1s");
+    // A dead NameNode is given up on in 0.3 s rather than 10 s: DataNodes otherwise take that long to
+    // shut down after a NameNode of theirs was killed.
+    conf.setInt("ipc.client.connect.max.retries", 3);
+    conf.setInt("ipc.client.connect.retry.interval", 100);
+    return conf;
+  }
+}
