@@ -1,0 +1,158 @@
+package org.bulwark.hdfs.it.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.testkit.BlockSpread;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.bulwark.hdfs.testkit.WriteOrigin;
+
+/**
+ * The README's main job ({@code ./bulwark demo}): an embedded multi-rack, multi-datacenter HDFS in this
+ * JVM with Bulwark's plugins on it. It writes a data set the way a real cluster receives one (most
+ * files from tasks on DataNode hosts, some from off-cluster clients), shows where the replicas went
+ * (utilisation per DataNode and per rack, blocks by number of racks and datacenters), prints the
+ * NameNode web UI address and runs until Ctrl-C. {@code -D} options reach the cluster's configuration.
+ */
+public final class BulwarkDemo extends Configured implements Tool {
+  private final PrintStream out;
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CountDownLatch closed = new CountDownLatch(1);
+
+  public BulwarkDemo(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new BulwarkDemo(System.out), args));
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    if (Arrays.asList(args).contains("-help")) {
+      out.println(DemoOptions.USAGE);
+      return 0;
+    }
+    DemoOptions o;
+    try {
+      o = DemoOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("bulwark demo: " + e.getMessage());
+      System.err.println(DemoOptions.USAGE);
+      return 2;
+    }
+    Configuration fromCommandLine = commandLineSettings(getConf());
+    BulwarkMiniCluster.Builder builder = BulwarkMiniCluster.builder()
+        .topology(o.topology.toString())
+        .capacity(o.capacity)
+        .baseDir(o.dir.getAbsoluteFile())
+        .configure(c -> fromCommandLine.forEach(e -> c.set(e.getKey(), e.getValue())));
+    if (o.placement != null) {
+      builder.placementPolicy(o.placement);
+    }
+    out.printf("Starting an embedded HDFS: %d DataNodes on %d racks in %d datacenters (%s), placement %s%n",
+        o.topology.dataNodeCount(), o.topology.racks().size(), o.topology.datacenters().size(), o.topology,
+        o.placement == null ? "Hadoop's default" : o.placement.getName());
+    BulwarkMiniCluster cluster = builder.build();
+    // Ctrl-C: the hook wakes the main thread and waits for it to shut the cluster down cleanly.
+    Thread hook = new Thread(() -> {
+      stop();
+      try {
+        closed.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "bulwark-demo-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      writeDataSet(cluster, o);
+      report(cluster);
+      out.printf("NameNode web UI: http://%s/%n", hostPort(cluster));
+      if (!o.exitWhenDone) {
+        out.println("Running; press Ctrl-C to stop.");
+        stopRequested.await();
+      }
+      return 0;
+    } finally {
+      out.println("Stopping the cluster.");
+      cluster.close();
+      closed.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // Ctrl-C: the hook is running and now returns.
+      }
+    }
+  }
+
+  /**
+   * The {@code -D key=value} settings of the command line only: copying the whole configuration would
+   * pin Hadoop's defaults (such as the DataNode ports) over the embedded cluster's own choices.
+   */
+  private static Configuration commandLineSettings(Configuration conf) {
+    Configuration picked = new Configuration(false);
+    for (Map.Entry<String, String> e : conf) {
+      String[] sources = conf.getPropertySources(e.getKey());
+      if (sources != null && Arrays.asList(sources).contains("from command line")) {
+        picked.set(e.getKey(), e.getValue());
+      }
+    }
+    return picked;
+  }
+
+  /** Ends a demo that runs until stopped (what Ctrl-C does). */
+  public void stop() {
+    stopRequested.countDown();
+  }
+
+  /** Two files in three from a task on a random DataNode's host, the rest from an edge node. */
+  private void writeDataSet(BulwarkMiniCluster cluster, DemoOptions o) throws IOException {
+    Random random = new Random(o.seed);
+    List<DataNodeHandle> dns = cluster.dataNodes();
+    int local = 0;
+    long started = System.nanoTime();
+    for (int i = 0; i < o.files; i++) {
+      Path p = new Path(String.format("/demo/data/part-%05d", i));
+      if (i % 3 == 2) {
+        cluster.writeFile(p, o.fileSize, WriteOrigin.offCluster());
+      } else {
+        cluster.writeFile(p, o.fileSize, WriteOrigin.fromDataNode(dns.get(random.nextInt(dns.size()))));
+        local++;
+      }
+    }
+    out.printf("Wrote %d files of %,d bytes under /demo/data in %.1f s: %d from DataNode hosts, %d from off-cluster%n",
+        o.files, o.fileSize, (System.nanoTime() - started) / 1e9, local, o.files - local);
+  }
+
+  private void report(BulwarkMiniCluster cluster) throws IOException {
+    out.println();
+    out.print(cluster.utilisation().table());
+    BlockSpread spread = cluster.blockSpread(0, new Path("/demo"));
+    out.println();
+    out.printf("Blocks by number of racks holding a replica: 1 rack %d, 2 racks %d, 3+ racks %d (of %d blocks)%n",
+        spread.blocksOnRacks(1), spread.blocksOnRacks(2),
+        spread.blocksByRackCount().tailMap(3).values().stream().mapToLong(Long::longValue).sum(), spread.blocks());
+    long oneDc = spread.blocksByDatacenterCount().getOrDefault(1, 0L);
+    out.printf("Blocks by number of datacenters holding a replica: %s%n", spread.blocksByDatacenterCount());
+    if (cluster.topology().datacenters().size() > 1) {
+      out.printf("  %d of %d blocks would be lost with the datacenter that holds all their replicas.%n", oneDc, spread.blocks());
+    }
+  }
+
+  private static String hostPort(BulwarkMiniCluster cluster) {
+    return cluster.mini().getNameNode(0).getHttpAddress().getHostString() + ":"
+        + cluster.mini().getNameNode(0).getHttpAddress().getPort();
+  }
+}
