@@ -560,8 +560,8 @@ public final class BulwarkMiniCluster implements AutoCloseable {
   public void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
     Await.until("nameservice " + ns + " has every block fully replicated", timeout, () -> {
       FSNamesystem fsn = activeNamesystem(ns);
-      return fsn.getMissingBlocksCount() == 0 && fsn.getUnderReplicatedBlocks() == 0
-          && fsn.getPendingReplicationBlocks() == 0;
+      return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
+          && fsn.getPendingReconstructionBlocks() == 0;
     });
   }
 
