@@ -30,6 +30,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
@@ -458,9 +459,14 @@ public final class BulwarkMiniCluster implements AutoCloseable {
 
   /** Writes {@code length} bytes of {@link FileContent} for {@code path} to nameservice {@code ns}. */
   public void writeFile(int ns, Path path, long length, WriteOrigin origin) throws IOException {
+    writeFile(ns, path, length, origin, replication);
+  }
+
+  /** As {@link #writeFile(int, Path, long, WriteOrigin)}, with its own replication factor. */
+  public void writeFile(int ns, Path path, long length, WriteOrigin origin, int replication) throws IOException {
     DistributedFileSystem fs = origin instanceof WriteOrigin.OnDataNode on ? fsOn(ns, on.dataNode()) : fs(ns);
     try (OutputStream out = fs.createFile(path).overwrite(true).recursive()
-        .replication(replication).blockSize(blockSize).build()) {
+        .replication((short) replication).blockSize(blockSize).build()) {
       FileContent.write(path.toUri().getPath(), length, out);
     }
   }
@@ -551,6 +557,43 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
     cluster.triggerHeartbeats();
     cluster.waitActive();
+  }
+
+  /**
+   * Starts decommissioning {@code nodes} at every running NameNode, as {@code hdfs dfsadmin -refreshNodes}
+   * with them in the exclude file would (through the NameNode's admin manager, without a hosts file).
+   */
+  public void startDecommission(List<DataNodeHandle> nodes) throws IOException {
+    for (int i = 0; i < cluster.getNumNameNodes(); i++) {
+      if (!cluster.isNameNodeUp(i)) {
+        continue;
+      }
+      FSNamesystem fsn = cluster.getNamesystem(i);
+      DatanodeManager dm = fsn.getBlockManager().getDatanodeManager();
+      fsn.writeLock();
+      try {
+        for (DataNodeHandle h : nodes) {
+          DataNode dn = running(h);
+          if (dn == null) {
+            throw new IllegalStateException("cannot decommission " + h + ": it is stopped");
+          }
+          dm.getDatanodeAdminManager().startDecommission(dm.getDatanode(dn.getDatanodeId()));
+        }
+      } finally {
+        fsn.writeUnlock();
+      }
+    }
+  }
+
+  /** Whether the active NameNode of nameservice {@code ns} has finished decommissioning {@code node}. */
+  public boolean isDecommissioned(int ns, DataNodeHandle node) {
+    DataNode dn = running(node);
+    try {
+      DatanodeDescriptor d = activeNamesystem(ns).getBlockManager().getDatanodeManager().getDatanode(dn.getDatanodeId());
+      return d != null && d.isDecommissioned();
+    } catch (IOException unregistered) {
+      return false;
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ public final class FastClusterSettings {
     conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setFloat("dfs.namenode.safemode.threshold-pct", 0f);
+    conf.setInt("dfs.namenode.decommission.interval", 1);
     conf.setLong("dfs.balancer.getBlocks.min-block-size", 1);
     conf.setLong("dfs.balancer.movedWinWidth", 2000);
     conf.setLong("dfs.balancer.max-no-move-interval", 5000);

@@ -1,0 +1,209 @@
+package org.bulwark.hdfs.placement;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
+import org.bulwark.hdfs.placement.rules.EvenFillRackChooser;
+import org.bulwark.hdfs.placement.rules.RackFill;
+import org.bulwark.hdfs.placement.rules.RackSpreadRules;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replica per rack: a block of replication factor R survives the loss of any R-1 racks.
+ *
+ * <p>The first replica goes where Hadoop's default policy puts it (the writer's node when the writer
+ * is a DataNode). Each further replica goes to a rack holding none of the block yet, chosen by
+ * {@link EvenFillRackChooser} so that racks fill evenly; when there are fewer racks than replicas,
+ * replicas go round the racks so per-rack counts differ by at most one. If no acceptable node is left
+ * on such racks (all excluded, full, stale or decommissioning), the policy falls back to any node the
+ * default policy would accept, logs that once, and the block shows as mis-replicated until the
+ * NameNode can repair it: a write never fails because the ideal was out of reach.
+ *
+ * <p>Everything else the default policy honours (excluded and favored nodes, storage policies, stale,
+ * decommissioning and in-maintenance nodes, load, space, slow nodes) is honoured, because every node is
+ * chosen through the default policy's own {@code chooseRandom} within the chosen rack. Deletion of
+ * excess replicas and balancer moves never lower a block's rack count where that can be avoided.
+ *
+ * <p>Select with {@code dfs.block.replicator.classname}.
+ */
+public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefault implements Configurable {
+  private static final Logger LOG = LoggerFactory.getLogger(OneReplicaPerRackPlacementPolicy.class);
+
+  private Configuration conf;
+  private RackFillTracker fill = new RackFillTracker(1000);
+  private final AtomicBoolean warnedFallback = new AtomicBoolean();
+
+  @Override
+  public void setConf(Configuration conf) {
+    this.conf = conf;
+    this.fill = new RackFillTracker(PlacementKeys.RACK_FILL_REFRESH.get(conf));
+  }
+
+  @Override
+  public Configuration getConf() {
+    return conf;
+  }
+
+  @Override
+  protected int[] getMaxNodesPerRack(int numOfChosen, int numOfReplicas) {
+    int clusterSize = clusterMap.getNumOfLeaves();
+    int total = numOfChosen + numOfReplicas;
+    if (total > clusterSize) {
+      numOfReplicas -= total - clusterSize;
+      total = clusterSize;
+    }
+    return new int[] {numOfReplicas, RackSpreadRules.maxReplicasPerRack(total, clusterMap.getNumOfNonEmptyRacks())};
+  }
+
+  @Override
+  protected Node chooseTargetInOrder(int numOfReplicas, Node writer, Set<Node> excludedNodes, long blocksize,
+      int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes, boolean newBlock,
+      EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+    if (results.isEmpty()) {
+      DatanodeStorageInfo first = chooseLocalStorage(writer, excludedNodes, blocksize, maxNodesPerRack, results,
+          avoidStaleNodes, storageTypes, true);
+      writer = first != null ? first.getDatanodeDescriptor() : null;
+      if (--numOfReplicas == 0) {
+        return writer;
+      }
+    }
+    int missing = chooseOnLeastUsedRacks(numOfReplicas, maxNodesPerRack, excludedNodes, blocksize, maxNodesPerRack,
+        results, avoidStaleNodes, storageTypes);
+    if (missing > 0) {
+      if (warnedFallback.compareAndSet(false, true)) {
+        LOG.warn("Could not place every replica on its own rack (racks excluded, full, stale or decommissioning):"
+            + " placing the rest on the least used racks that can take them; such blocks show as mis-replicated"
+            + " until the NameNode repairs them. Logged once.");
+      }
+      int unlimited = results.size() + missing;
+      missing = chooseOnLeastUsedRacks(missing, unlimited, excludedNodes, blocksize, unlimited, results,
+          avoidStaleNodes, storageTypes);
+    }
+    if (missing > 0) {
+      // Nothing acceptable is left anywhere: let the default search report it as Hadoop does.
+      chooseRandom(missing, NodeBase.ROOT, excludedNodes, blocksize, results.size() + missing, results,
+          avoidStaleNodes, storageTypes);
+    }
+    return writer;
+  }
+
+  /**
+   * Places replicas one at a time, each on a rack holding the fewest replicas of this block (none while
+   * racks suffice) and fewer than {@code rackLimit}, the rack picked by fill among those. Each rack is
+   * tried against a copy of the excluded nodes, so nodes passed over in a rack that could not take the
+   * replica stay eligible for later choices. Returns how many replicas could not be placed.
+   */
+  private int chooseOnLeastUsedRacks(int numOfReplicas, int rackLimit, Set<Node> excludedNodes, long blocksize,
+      int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
+      EnumMap<StorageType, Integer> storageTypes) {
+    RackFill snapshot = fill.get(clusterMap);
+    Map<String, Integer> perRack = new HashMap<>();
+    for (DatanodeStorageInfo s : results) {
+      perRack.merge(s.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
+    }
+    Set<String> exhausted = new HashSet<>();
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    while (numOfReplicas > 0) {
+      List<String> candidates = leastUsed(snapshot.racks(), perRack, exhausted, rackLimit);
+      if (candidates.isEmpty()) {
+        break;
+      }
+      String rack = EvenFillRackChooser.choose(candidates, snapshot, random);
+      Set<Node> attemptExcluded = new HashSet<>(excludedNodes);
+      EnumMap<StorageType, Integer> attemptTypes = storageTypes == null ? null : new EnumMap<>(storageTypes);
+      DatanodeStorageInfo chosen;
+      try {
+        chosen = chooseRandom(rack, attemptExcluded, blocksize, maxNodesPerRack, results, avoidStaleNodes, attemptTypes);
+      } catch (NotEnoughReplicasException e) {
+        chosen = null;
+      }
+      if (chosen == null) {
+        exhausted.add(rack);
+        continue;
+      }
+      excludedNodes.addAll(attemptExcluded);
+      if (storageTypes != null) {
+        storageTypes.clear();
+        storageTypes.putAll(attemptTypes);
+      }
+      perRack.merge(chosen.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
+      numOfReplicas--;
+    }
+    return numOfReplicas;
+  }
+
+  /** The racks, neither exhausted nor at {@code rackLimit}, holding the fewest replicas of the block. */
+  private static List<String> leastUsed(List<String> racks, Map<String, Integer> perRack, Set<String> exhausted,
+      int rackLimit) {
+    List<String> out = new ArrayList<>();
+    int least = Integer.MAX_VALUE;
+    for (String rack : racks) {
+      int n = perRack.getOrDefault(rack, 0);
+      if (n >= rackLimit || exhausted.contains(rack)) {
+        continue;
+      }
+      if (n < least) {
+        least = n;
+        out.clear();
+      }
+      if (n == least) {
+        out.add(rack);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Mis-replicated when the block spans fewer racks than it could on the racks that have DataNodes in
+   * service now, never for a shape the cluster cannot improve on (which would make the NameNode retry
+   * reconstruction forever).
+   */
+  @Override
+  public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
+    Set<String> racks = new HashSet<>();
+    if (locs != null) {
+      for (DatanodeInfo dn : locs) {
+        racks.add(dn.getNetworkLocation());
+      }
+    }
+    int inService = fill.get(clusterMap).racks().size();
+    int required = RackSpreadRules.requiredRacks(numberOfReplicas, inService);
+    return new BlockPlacementStatusDefault(racks.size(), required, inService);
+  }
+
+  /** Excess replicas are deleted from racks holding more than one replica of the block first. */
+  @Override
+  protected Collection<DatanodeStorageInfo> pickupReplicaSet(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne, Map<String, List<DatanodeStorageInfo>> rackMap) {
+    return moreThanOne.isEmpty() ? exactlyOne : moreThanOne;
+  }
+
+  /** The balancer and the mover may move a replica only where the block keeps its number of racks. */
+  @Override
+  public boolean isMovable(Collection<DatanodeInfo> locs, DatanodeInfo source, DatanodeInfo target) {
+    List<String> racks = new ArrayList<>(locs.size());
+    for (DatanodeInfo dn : locs) {
+      racks.add(dn.getNetworkLocation());
+    }
+    return RackSpreadRules.moveKeepsRacks(racks, source.getNetworkLocation(), target.getNetworkLocation());
+  }
+}

@@ -1,0 +1,52 @@
+package org.bulwark.hdfs.placement.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class RackSpreadRulesTest {
+
+  @Test
+  void oneReplicaPerRackWhileRacksSufficeThenEvenly() {
+    assertEquals(1, RackSpreadRules.maxReplicasPerRack(3, 4));
+    assertEquals(1, RackSpreadRules.maxReplicasPerRack(3, 3));
+    assertEquals(2, RackSpreadRules.maxReplicasPerRack(3, 2));
+    assertEquals(2, RackSpreadRules.maxReplicasPerRack(4, 3));
+    assertEquals(3, RackSpreadRules.maxReplicasPerRack(7, 3));
+    assertEquals(3, RackSpreadRules.maxReplicasPerRack(3, 1));
+    assertEquals(1, RackSpreadRules.maxReplicasPerRack(1, 5));
+    assertEquals(2, RackSpreadRules.maxReplicasPerRack(2, 0), "no racks known yet: no limit below the replicas");
+  }
+
+  @Test
+  void requiredRacksIsReplicasCappedByRacks() {
+    assertEquals(3, RackSpreadRules.requiredRacks(3, 10));
+    assertEquals(2, RackSpreadRules.requiredRacks(3, 2));
+    assertEquals(1, RackSpreadRules.requiredRacks(3, 0));
+    assertEquals(1, RackSpreadRules.requiredRacks(1, 4));
+  }
+
+  @Test
+  void movesMayNotLowerTheRackCount() {
+    List<String> spread = List.of("/a", "/b", "/c");
+    assertTrue(RackSpreadRules.moveKeepsRacks(spread, "/a", "/d"), "to a new rack");
+    assertTrue(RackSpreadRules.moveKeepsRacks(spread, "/a", "/a"), "within its rack");
+    assertFalse(RackSpreadRules.moveKeepsRacks(spread, "/a", "/b"), "onto a rack that already has one");
+
+    List<String> stacked = List.of("/a", "/a", "/b");
+    assertTrue(RackSpreadRules.moveKeepsRacks(stacked, "/a", "/c"), "adds a rack");
+    assertTrue(RackSpreadRules.moveKeepsRacks(stacked, "/a", "/b"), "2 racks before and after");
+    assertFalse(RackSpreadRules.moveKeepsRacks(stacked, "/b", "/a"), "empties rack /b");
+    assertFalse(RackSpreadRules.moveKeepsRacks(stacked, "/z", "/c"), "source holds no replica");
+  }
+
+  @Test
+  void unusedRacksKeepTheirOrder() {
+    assertEquals(List.of("/a", "/c"), RackSpreadRules.unusedRacks(List.of("/a", "/b", "/c"), Set.of("/b", "/x")));
+  }
+}
