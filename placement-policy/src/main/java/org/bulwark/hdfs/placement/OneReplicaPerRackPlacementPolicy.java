@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -115,7 +116,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   private int chooseOnLeastUsedRacks(int numOfReplicas, int rackLimit, Set<Node> excludedNodes, long blocksize,
       int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
       EnumMap<StorageType, Integer> storageTypes) {
-    RackFill snapshot = fill.get(clusterMap);
+    RackFill snapshot = rackFill();
     Map<String, Integer> perRack = new HashMap<>();
     for (DatanodeStorageInfo s : results) {
       perRack.merge(s.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
@@ -123,7 +124,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     Set<String> exhausted = new HashSet<>();
     ThreadLocalRandom random = ThreadLocalRandom.current();
     while (numOfReplicas > 0) {
-      List<String> candidates = leastUsed(snapshot.racks(), perRack, exhausted, rackLimit);
+      List<String> candidates = candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
       if (candidates.isEmpty()) {
         break;
       }
@@ -151,25 +152,18 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return numOfReplicas;
   }
 
-  /** The racks, neither exhausted nor at {@code rackLimit}, holding the fewest replicas of the block. */
-  private static List<String> leastUsed(List<String> racks, Map<String, Integer> perRack, Set<String> exhausted,
-      int rackLimit) {
-    List<String> out = new ArrayList<>();
-    int least = Integer.MAX_VALUE;
-    for (String rack : racks) {
-      int n = perRack.getOrDefault(rack, 0);
-      if (n >= rackLimit || exhausted.contains(rack)) {
-        continue;
-      }
-      if (n < least) {
-        least = n;
-        out.clear();
-      }
-      if (n == least) {
-        out.add(rack);
-      }
-    }
-    return out;
+  /**
+   * The racks that may take the next replica of a block that has {@code results} so far; the rack fill
+   * then picks among them. Here: the racks holding the fewest replicas of the block.
+   */
+  protected List<String> candidateRacks(RackFill snapshot, List<DatanodeStorageInfo> results,
+      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, Random random) {
+    return RackSpreadRules.leastUsedRacks(snapshot.racks(), perRack, exhausted, rackLimit);
+  }
+
+  /** The current rack-fill snapshot (refreshed at most every {@link PlacementKeys#RACK_FILL_REFRESH}). */
+  protected RackFill rackFill() {
+    return fill.get(clusterMap);
   }
 
   /**
@@ -185,7 +179,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         racks.add(dn.getNetworkLocation());
       }
     }
-    int inService = fill.get(clusterMap).racks().size();
+    int inService = rackFill().racks().size();
     int required = RackSpreadRules.requiredRacks(numberOfReplicas, inService);
     return new BlockPlacementStatusDefault(racks.size(), required, inService);
   }

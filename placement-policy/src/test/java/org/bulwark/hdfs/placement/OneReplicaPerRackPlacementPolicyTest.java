@@ -47,30 +47,11 @@ class OneReplicaPerRackPlacementPolicyTest {
     return BulwarkMiniCluster.builder().topology(topology).placementPolicy(OneReplicaPerRackPlacementPolicy.class);
   }
 
-  /** Writes two 2-block files from each DataNode's host and {@code offCluster} from off-cluster. */
-  private static List<Path> writeFromEverywhere(BulwarkMiniCluster c, String dir, int replication, int offCluster)
-      throws Exception {
-    List<Path> files = new ArrayList<>();
-    for (DataNodeHandle h : c.dataNodes()) {
-      for (int k = 0; k < 2; k++) {
-        Path p = new Path(dir + "/dn" + h.index() + "-" + k);
-        c.writeFile(0, p, 2 * MB, WriteOrigin.fromDataNode(h), replication);
-        files.add(p);
-      }
-    }
-    for (int k = 0; k < offCluster; k++) {
-      Path p = new Path(dir + "/off-" + k);
-      c.writeFile(0, p, 2 * MB, WriteOrigin.offCluster(), replication);
-      files.add(p);
-    }
-    return files;
-  }
-
   @Test
   void everyReplicaOnItsOwnRackAtReplication2To4() throws Exception {
     try (BulwarkMiniCluster c = cluster("/r1:2,/r2:2,/r3:2,/r4:2,/r5:2").build()) {
       for (int rf = 2; rf <= 4; rf++) {
-        writeFromEverywhere(c, "/rf" + rf, rf, 4);
+        PolicyTestSupport.writeFromEverywhere(c, "/rf" + rf, rf, 4);
         List<BlockRacks> blocks = BlockRacks.under(c.fs(), new Path("/rf" + rf));
         assertEquals(2 * (10 * 2 + 4), blocks.size());
         for (BlockRacks b : blocks) {
@@ -85,7 +66,7 @@ class OneReplicaPerRackPlacementPolicyTest {
           assertTrue(b.hosts().contains(addr), h + " holds a replica of " + b);
         }
       }
-      assertEquals(0, misReplicated(c), "fsck agrees");
+      assertEquals(0, PolicyTestSupport.misReplicated(c), "fsck agrees");
     }
   }
 
@@ -93,7 +74,7 @@ class OneReplicaPerRackPlacementPolicyTest {
   void survivesTheLossOfAnyTwoRacksWhereTheDefaultPolicyLosesBlocks() throws Exception {
     // Ours: no two racks hold every replica of any block; stop two racks and read everything back.
     try (BulwarkMiniCluster c = cluster(SEED_RACKS).build()) {
-      List<Path> files = writeFromEverywhere(c, "/data", 3, 4);
+      List<Path> files = PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 4);
       List<BlockRacks> blocks = BlockRacks.under(c.fs(), new Path("/data"));
       assertEquals(List.of(), blocksLostWithTwoRacks(blocks, List.of("/r1", "/r2", "/r3", "/r4")));
 
@@ -110,7 +91,7 @@ class OneReplicaPerRackPlacementPolicyTest {
     // holds every replica of a block, and stopping that pair loses it.
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(SEED_RACKS)
         .configure(conf -> conf.setInt("dfs.client.retry.window.base", 10)).build()) {
-      writeFromEverywhere(c, "/data", 3, 4);
+      PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 4);
       List<BlockRacks> blocks = BlockRacks.under(c.fs(), new Path("/data"));
       List<String> lost = blocksLostWithTwoRacks(blocks, List.of("/r1", "/r2", "/r3", "/r4"));
       assertFalse(lost.isEmpty());
@@ -144,22 +125,22 @@ class OneReplicaPerRackPlacementPolicyTest {
   @Test
   void fewerRacksThanReplicasSpreadsEvenlyAndIsNotMisReplicated() throws Exception {
     try (BulwarkMiniCluster c = cluster("/r1:3,/r2:3").build()) {
-      writeFromEverywhere(c, "/two", 3, 2);
-      writeFromEverywhere(c, "/four", 4, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/two", 3, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/four", 4, 2);
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/"))) {
         assertEquals(2, b.distinctRacks(), b.toString());
         Collection<Integer> counts = b.perRack().values();
         assertTrue(counts.stream().mapToInt(Integer::intValue).max().getAsInt()
             - counts.stream().mapToInt(Integer::intValue).min().getAsInt() <= 1, "even spread: " + b);
       }
-      assertEquals(0, misReplicated(c), "nothing better is possible on 2 racks");
+      assertEquals(0, PolicyTestSupport.misReplicated(c), "nothing better is possible on 2 racks");
     }
     try (BulwarkMiniCluster c = cluster("/r1:4").build()) {
-      writeFromEverywhere(c, "/one", 3, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/one", 3, 2);
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/"))) {
         assertEquals(3, b.racks().size(), "a single rack still gets every replica: " + b);
       }
-      assertEquals(0, misReplicated(c));
+      assertEquals(0, PolicyTestSupport.misReplicated(c));
     }
   }
 
@@ -172,12 +153,12 @@ class OneReplicaPerRackPlacementPolicyTest {
       List<DataNodeHandle> r3 = c.dataNodesInRack("/r3");
       c.startDecommission(r3);
       Await.until("/r3 decommissioned (it holds no blocks)", WAIT, () -> r3.stream().allMatch(h -> c.isDecommissioned(0, h)));
-      writeFromEverywhere(c, "/data", 3, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 2);
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/data"))) {
         assertEquals(3, b.racks().size(), "fully replicated: " + b);
         assertFalse(b.racks().contains("/r3"), b.toString());
       }
-      assertEquals(0, misReplicated(c), "no better placement exists while /r3 is out of service");
+      assertEquals(0, PolicyTestSupport.misReplicated(c), "no better placement exists while /r3 is out of service");
     }
   }
 
@@ -210,7 +191,7 @@ class OneReplicaPerRackPlacementPolicyTest {
   @Test
   void blocksWrittenBeforeTheSwitchAreReportedAndRepaired() throws Exception {
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2,/r4:2").build()) {
-      writeFromEverywhere(c, "/old", 3, 0);
+      PolicyTestSupport.writeFromEverywhere(c, "/old", 3, 0);
       List<BlockRacks> before = BlockRacks.under(c.fs(), new Path("/old"));
       assertTrue(before.stream().allMatch(b -> b.distinctRacks() == 2), "default policy: 2 racks per block");
 
@@ -221,14 +202,14 @@ class OneReplicaPerRackPlacementPolicyTest {
       FSNamesystem fsn = c.mini().getNamesystem(0);
       assertTrue(fsn.getBlockManager().getBlockPlacementPolicy() instanceof OneReplicaPerRackPlacementPolicy);
       Await.until("the restarted NameNode has all block reports", WAIT, () -> !fsn.isInSafeMode() && c.liveDataNodes(0) == 8);
-      Await.until("fsck reports every old block as mis-replicated", WAIT, () -> misReplicated(c) == before.size());
+      Await.until("fsck reports every old block as mis-replicated", WAIT, () -> PolicyTestSupport.misReplicated(c) == before.size());
 
       // Let the NameNode do its redundancy work: every block ends on three racks.
       Await.until("every block spans 3 racks", WAIT, () -> {
         BlockManagerTestUtil.computeAllPendingWork(fsn.getBlockManager());
         return BlockRacks.under(c.fs(), new Path("/old")).stream().allMatch(b -> b.distinctRacks() == 3 && b.racks().size() == 3);
       });
-      assertEquals(0, misReplicated(c));
+      assertEquals(0, PolicyTestSupport.misReplicated(c));
       for (BlockRacks b : before) {
         assertEquals(2 * MB, c.verifyFile(b.file(), 2 * MB));
       }
@@ -238,7 +219,7 @@ class OneReplicaPerRackPlacementPolicyTest {
   @Test
   void decommissionCompletesWhenRacksEqualTheReplicationFactor() throws Exception {
     try (BulwarkMiniCluster c = cluster("/r1:2,/r2:2,/r3:2").build()) {
-      List<Path> files = writeFromEverywhere(c, "/data", 3, 2);
+      List<Path> files = PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 2);
       // HDFS-16456: with racks == replication, the replicas of the leaving node must go to the other
       // node of its rack; a policy that insists on a fresh rack would never finish.
       DataNodeHandle leaving = c.dataNodesInRack("/r1").get(0);
@@ -258,16 +239,5 @@ class OneReplicaPerRackPlacementPolicyTest {
         c.verifyFile(p, 2 * MB);
       }
     }
-  }
-
-  /** The "Mis-replicated blocks" figure of {@code hdfs fsck /}. */
-  static long misReplicated(BulwarkMiniCluster c) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int rc = ToolRunner.run(c.conf(), new DFSck(c.conf(), new PrintStream(bytes, true, StandardCharsets.UTF_8)), new String[] {"/"});
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    Matcher m = Pattern.compile("Mis-replicated blocks:\\s+(\\d+)").matcher(out);
-    assertTrue(m.find(), out);
-    assertEquals(0, rc, out);
-    return Long.parseLong(m.group(1));
   }
 }

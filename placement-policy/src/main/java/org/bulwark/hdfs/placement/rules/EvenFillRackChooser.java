@@ -2,6 +2,7 @@ package org.bulwark.hdfs.placement.rules;
 
 import java.util.List;
 import java.util.Random;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Picks the rack for a replica so that racks fill evenly without becoming hot spots: of two racks
@@ -16,6 +17,11 @@ public final class EvenFillRackChooser {
 
   /** The chosen rack among {@code candidates} (not empty), given their fill. */
   public static String choose(List<String> candidates, RackFill fill, Random random) {
+    return choose(candidates, fill::utilisation, random);
+  }
+
+  /** The chosen one of {@code candidates} (racks or datacenters, not empty), given their utilisation. */
+  public static String choose(List<String> candidates, ToDoubleFunction<String> utilisation, Random random) {
     int n = candidates.size();
     if (n == 1) {
       return candidates.get(0);
@@ -27,8 +33,8 @@ public final class EvenFillRackChooser {
     }
     String first = candidates.get(a);
     String second = candidates.get(b);
-    double ua = fill.utilisation(first);
-    double ub = fill.utilisation(second);
+    double ua = utilisation.applyAsDouble(first);
+    double ub = utilisation.applyAsDouble(second);
     if (ua == ub) {
       return first;
     }

@@ -14,10 +14,34 @@ import java.util.Map;
 public final class RackFill {
   private final List<String> racks;
   private final Map<String, Double> utilisation;
+  private final List<String> datacenters;
+  private final Map<String, Double> datacenterUtilisation;
+  private final Map<String, List<String>> racksByDatacenter;
 
-  private RackFill(List<String> racks, Map<String, Double> utilisation) {
+  private RackFill(List<String> racks, Map<String, Double> utilisation, Map<String, long[]> dcSums,
+      Map<String, List<String>> racksByDatacenter) {
     this.racks = Collections.unmodifiableList(racks);
     this.utilisation = utilisation;
+    List<String> dcs = new ArrayList<>(dcSums.keySet());
+    Collections.sort(dcs);
+    this.datacenters = Collections.unmodifiableList(dcs);
+    this.datacenterUtilisation = new HashMap<>();
+    dcSums.forEach((dc, s) -> datacenterUtilisation.put(dc, ratio(s)));
+    this.racksByDatacenter = racksByDatacenter;
+  }
+
+  /**
+   * The datacenter of a rack: the first component of its path when it has two or more
+   * ({@code /dc1/rack2} is in {@code /dc1}); otherwise "/", the whole cluster being one datacenter.
+   */
+  public static String datacenterOf(String rack) {
+    int second = rack.indexOf('/', 1);
+    return second < 0 ? "/" : rack.substring(0, second);
+  }
+
+  private static double ratio(long[] s) {
+    // Nothing reported yet (just registered) counts as full: not preferred until its nodes report.
+    return s[1] <= 0 ? 1.0 : (double) s[0] / s[1];
   }
 
   /** Collects per-rack sums; add every DataNode, then {@link #build()}. */
@@ -35,13 +59,18 @@ public final class RackFill {
       List<String> racks = new ArrayList<>(sums.keySet());
       Collections.sort(racks);
       Map<String, Double> util = new HashMap<>();
+      Map<String, long[]> dcSums = new HashMap<>();
+      Map<String, List<String>> byDc = new HashMap<>();
       for (String rack : racks) {
         long[] s = sums.get(rack);
-        // A rack reporting no capacity yet (just registered) counts as full: it is not chosen for
-        // fill until its DataNodes have reported.
-        util.put(rack, s[1] <= 0 ? 1.0 : (double) s[0] / s[1]);
+        util.put(rack, ratio(s));
+        String dc = datacenterOf(rack);
+        long[] d = dcSums.computeIfAbsent(dc, k -> new long[2]);
+        d[0] += s[0];
+        d[1] += s[1];
+        byDc.computeIfAbsent(dc, k -> new ArrayList<>()).add(rack);
       }
-      return new RackFill(racks, util);
+      return new RackFill(racks, util, dcSums, byDc);
     }
   }
 
@@ -52,6 +81,23 @@ public final class RackFill {
   /** Every rack with at least one DataNode, sorted by name. */
   public List<String> racks() {
     return racks;
+  }
+
+  /** Every datacenter with at least one rack, sorted by name. */
+  public List<String> datacenters() {
+    return datacenters;
+  }
+
+  /** The racks of {@code datacenter}, sorted by name (empty for an unknown one). */
+  public List<String> racksIn(String datacenter) {
+    List<String> r = racksByDatacenter.get(datacenter);
+    return r == null ? Collections.<String>emptyList() : r;
+  }
+
+  /** Used over capacity of a whole datacenter, 0..1; unknown datacenters count as full. */
+  public double datacenterUtilisation(String datacenter) {
+    Double u = datacenterUtilisation.get(datacenter);
+    return u == null ? 1.0 : u;
   }
 
   /** Used over capacity, 0..1; racks unknown to this snapshot count as full. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The arithmetic of "one replica per rack, as evenly as possible when racks are short". */
@@ -45,11 +46,25 @@ public final class RackSpreadRules {
     return distinctRacks(after) >= distinctRacks(replicaRacks);
   }
 
-  /** Racks of {@code allRacks} that hold none of {@code usedRacks}, in the order of {@code allRacks}. */
-  public static List<String> unusedRacks(List<String> allRacks, Set<String> usedRacks) {
-    List<String> out = new ArrayList<>(allRacks.size());
-    for (String rack : allRacks) {
-      if (!usedRacks.contains(rack)) {
+  /**
+   * The racks of {@code racks}, neither {@code exhausted} nor holding {@code rackLimit} replicas already,
+   * that hold the fewest replicas of the block ({@code perRack}; absent means none).
+   */
+  public static List<String> leastUsedRacks(List<String> racks, Map<String, Integer> perRack, Set<String> exhausted,
+      int rackLimit) {
+    List<String> out = new ArrayList<>();
+    int least = Integer.MAX_VALUE;
+    for (String rack : racks) {
+      Integer count = perRack.get(rack);
+      int n = count == null ? 0 : count;
+      if (n >= rackLimit || exhausted.contains(rack)) {
+        continue;
+      }
+      if (n < least) {
+        least = n;
+        out.clear();
+      }
+      if (n == least) {
         out.add(rack);
       }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,13 @@ class RackSpreadRulesTest {
   }
 
   @Test
-  void unusedRacksKeepTheirOrder() {
-    assertEquals(List.of("/a", "/c"), RackSpreadRules.unusedRacks(List.of("/a", "/b", "/c"), Set.of("/b", "/x")));
+  void leastUsedRacksSkipExhaustedAndFullRacks() {
+    List<String> racks = List.of("/a", "/b", "/c", "/d");
+    assertEquals(List.of("/c", "/d"), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 1, "/b", 1), Set.of(), 1));
+    assertEquals(List.of("/d"), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 1, "/b", 1), Set.of("/c"), 1));
+    assertEquals(List.of(), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 1, "/b", 1), Set.of("/c", "/d"), 1));
+    assertEquals(List.of("/a", "/b"), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 1, "/b", 1), Set.of("/c", "/d"), 2),
+        "with racks short, the next replica goes to a rack holding one");
+    assertEquals(List.of("/b"), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 2, "/b", 1, "/c", 2, "/d", 2), Set.of(), 3));
   }
 }

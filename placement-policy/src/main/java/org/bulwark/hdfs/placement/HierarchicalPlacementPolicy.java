@@ -1,0 +1,113 @@
+package org.bulwark.hdfs.placement;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.bulwark.hdfs.placement.rules.DatacenterSpreadRules;
+import org.bulwark.hdfs.placement.rules.RackFill;
+import org.bulwark.hdfs.placement.rules.RackSpreadRules;
+
+/**
+ * Datacenter, rack and node placement for topologies mapped as {@code /<datacenter>/<rack>}: a block
+ * survives the loss of any one datacenter (given two or more) and of any one rack.
+ *
+ * <p>The first replica goes on the writer's node, as with the default policy; the second and third on
+ * two different racks of one remote datacenter, that datacenter picked so datacenters fill evenly;
+ * further replicas go to whichever datacenter holds fewest of the block, racks kept distinct. Racks
+ * within a datacenter are picked by fill, as {@link OneReplicaPerRackPlacementPolicy} picks them. With
+ * one datacenter, or racks mapped one level deep ({@code /<rack>}), it places exactly as
+ * {@link OneReplicaPerRackPlacementPolicy}. When the rule cannot be met (a datacenter without usable
+ * racks) it falls back the same way, never failing a write.
+ *
+ * <p>Select with {@code dfs.block.replicator.classname}.
+ */
+public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolicy {
+
+  @Override
+  protected List<String> candidateRacks(RackFill snapshot, List<DatanodeStorageInfo> results,
+      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, Random random) {
+    if (snapshot.datacenters().size() < 2 || results.isEmpty()) {
+      return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
+    }
+    String firstDc = RackFill.datacenterOf(results.get(0).getDatanodeDescriptor().getNetworkLocation());
+    Map<String, Integer> perDc = new HashMap<>();
+    perRack.forEach((rack, n) -> perDc.merge(RackFill.datacenterOf(rack), n, Integer::sum));
+    List<String> usable = new ArrayList<>(snapshot.datacenters());
+    while (!usable.isEmpty()) {
+      String dc = DatacenterSpreadRules.next(results.size(), firstDc, perDc, usable,
+          snapshot::datacenterUtilisation, random);
+      if (dc == null) {
+        break;
+      }
+      List<String> racks = RackSpreadRules.leastUsedRacks(snapshot.racksIn(dc), perRack, exhausted, rackLimit);
+      if (!racks.isEmpty()) {
+        return racks;
+      }
+      usable.remove(dc);
+    }
+    return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
+  }
+
+  /** Mis-replicated when the block could span more racks, or two datacenters and does not. */
+  @Override
+  public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
+    Set<String> racks = new HashSet<>();
+    Set<String> dcs = new HashSet<>();
+    if (locs != null) {
+      for (DatanodeInfo dn : locs) {
+        racks.add(dn.getNetworkLocation());
+        dcs.add(RackFill.datacenterOf(dn.getNetworkLocation()));
+      }
+    }
+    RackFill snapshot = rackFill();
+    int requiredRacks = RackSpreadRules.requiredRacks(numberOfReplicas, snapshot.racks().size());
+    int requiredDcs = RackSpreadRules.requiredRacks(Math.min(numberOfReplicas, 2), snapshot.datacenters().size());
+    return new RackAndDatacenterStatus(racks.size(), requiredRacks, dcs.size(), requiredDcs);
+  }
+
+  /**
+   * Excess replicas go first from racks holding more than one replica of the block; failing that, from
+   * datacenters holding more than one, so a deletion never leaves a datacenter without the block when
+   * it can be avoided.
+   */
+  @Override
+  protected Collection<DatanodeStorageInfo> pickupReplicaSet(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne, Map<String, List<DatanodeStorageInfo>> rackMap) {
+    if (!moreThanOne.isEmpty()) {
+      return moreThanOne;
+    }
+    Map<String, Integer> perDc = new HashMap<>();
+    for (DatanodeStorageInfo s : exactlyOne) {
+      perDc.merge(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()), 1, Integer::sum);
+    }
+    List<DatanodeStorageInfo> sharedDc = new ArrayList<>();
+    for (DatanodeStorageInfo s : exactlyOne) {
+      if (perDc.get(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation())) > 1) {
+        sharedDc.add(s);
+      }
+    }
+    return sharedDc.isEmpty() ? exactlyOne : sharedDc;
+  }
+
+  /** Moves must keep both the block's racks and its datacenters. */
+  @Override
+  public boolean isMovable(Collection<DatanodeInfo> locs, DatanodeInfo source, DatanodeInfo target) {
+    if (!super.isMovable(locs, source, target)) {
+      return false;
+    }
+    List<String> racks = new ArrayList<>(locs.size());
+    for (DatanodeInfo dn : locs) {
+      racks.add(dn.getNetworkLocation());
+    }
+    return DatacenterSpreadRules.moveKeepsDatacenters(racks, source.getNetworkLocation(), target.getNetworkLocation());
+  }
+}

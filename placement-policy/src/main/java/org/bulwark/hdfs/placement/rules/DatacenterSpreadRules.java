@@ -1,0 +1,68 @@
+package org.bulwark.hdfs.placement.rules;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Which datacenter takes a block's next replica under hierarchical placement (the seed's rule): the
+ * first replica near the writer, the second and third on two racks of one remote datacenter, further
+ * replicas in whichever datacenter holds fewest of the block. With two or more datacenters a block of
+ * three or more replicas then survives the loss of any one datacenter.
+ */
+public final class DatacenterSpreadRules {
+  private DatacenterSpreadRules() {
+  }
+
+  /**
+   * The datacenter for the next replica, or null when the rule has no preference left among
+   * {@code usable} (the datacenters that still have a rack able to take it).
+   *
+   * @param placed replicas of the block placed so far (at least one)
+   * @param firstDatacenter datacenter of the first replica
+   * @param perDatacenter replicas of the block in each datacenter so far (absent means none)
+   * @param utilisation fill of a datacenter, to spread remote copies evenly
+   */
+  public static String next(int placed, String firstDatacenter, Map<String, Integer> perDatacenter,
+      List<String> usable, ToDoubleFunction<String> utilisation, Random random) {
+    if (usable.isEmpty()) {
+      return null;
+    }
+    if (placed == 1 || placed == 2) {
+      // Replicas 2 and 3 share one remote datacenter: the one already holding a replica, if any.
+      for (String dc : usable) {
+        if (!dc.equals(firstDatacenter) && perDatacenter.containsKey(dc)) {
+          return dc;
+        }
+      }
+      List<String> remote = new ArrayList<>(usable);
+      remote.remove(firstDatacenter);
+      return remote.isEmpty() ? null : EvenFillRackChooser.choose(remote, utilisation, random);
+    }
+    List<String> fewest = new ArrayList<>();
+    int least = Integer.MAX_VALUE;
+    for (String dc : usable) {
+      Integer count = perDatacenter.get(dc);
+      int n = count == null ? 0 : count;
+      if (n < least) {
+        least = n;
+        fewest.clear();
+      }
+      if (n == least) {
+        fewest.add(dc);
+      }
+    }
+    return EvenFillRackChooser.choose(fewest, utilisation, random);
+  }
+
+  /** Whether moving a replica from {@code sourceRack} to {@code targetRack} keeps the block's datacenters. */
+  public static boolean moveKeepsDatacenters(List<String> replicaRacks, String sourceRack, String targetRack) {
+    List<String> before = new ArrayList<>();
+    for (String rack : replicaRacks) {
+      before.add(RackFill.datacenterOf(rack));
+    }
+    return RackSpreadRules.moveKeepsRacks(before, RackFill.datacenterOf(sourceRack), RackFill.datacenterOf(targetRack));
+  }
+}

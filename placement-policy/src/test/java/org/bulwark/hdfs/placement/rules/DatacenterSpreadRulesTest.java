@@ -1,0 +1,65 @@
+package org.bulwark.hdfs.placement.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+class DatacenterSpreadRulesTest {
+  private static final List<String> DCS = List.of("/dc1", "/dc2", "/dc3");
+  private final Random random = new Random(5);
+
+  @Test
+  void secondAndThirdReplicasShareOneRemoteDatacenter() {
+    String second = DatacenterSpreadRules.next(1, "/dc1", Map.of("/dc1", 1), DCS, dc -> 0.5, random);
+    assertTrue(second.equals("/dc2") || second.equals("/dc3"), second);
+    assertEquals(second, DatacenterSpreadRules.next(2, "/dc1", Map.of("/dc1", 1, second, 1), DCS, dc -> 0.5, random));
+  }
+
+  @Test
+  void theRemoteDatacenterIsTheLessFilledOfTwoDrawn() {
+    Map<String, Double> fill = Map.of("/dc1", 0.1, "/dc2", 0.9, "/dc3", 0.2);
+    for (int i = 0; i < 50; i++) {
+      assertEquals("/dc3", DatacenterSpreadRules.next(1, "/dc1", Map.of("/dc1", 1), DCS, fill::get, random));
+    }
+  }
+
+  @Test
+  void remoteCopiesSpreadOverEquallyFilledDatacenters() {
+    Map<String, Integer> picks = new HashMap<>();
+    for (int i = 0; i < 1000; i++) {
+      picks.merge(DatacenterSpreadRules.next(1, "/dc1", Map.of("/dc1", 1), DCS, dc -> 0.5, random), 1, Integer::sum);
+    }
+    assertFalse(picks.containsKey("/dc1"));
+    assertTrue(picks.get("/dc2") > 300 && picks.get("/dc3") > 300, picks.toString());
+  }
+
+  @Test
+  void laterReplicasGoWhereTheBlockHasFewest() {
+    assertEquals("/dc1", DatacenterSpreadRules.next(3, "/dc1", Map.of("/dc1", 1, "/dc2", 2), List.of("/dc1", "/dc2"), dc -> 0.5, random));
+    assertEquals("/dc3", DatacenterSpreadRules.next(3, "/dc1", Map.of("/dc1", 1, "/dc2", 2), DCS, dc -> 0.5, random));
+  }
+
+  @Test
+  void noRemoteDatacenterLeavesTheChoiceOpen() {
+    assertNull(DatacenterSpreadRules.next(1, "/dc1", Map.of("/dc1", 1), List.of("/dc1"), dc -> 0.5, random));
+    assertNull(DatacenterSpreadRules.next(1, "/dc1", Map.of("/dc1", 1), List.of(), dc -> 0.5, random));
+  }
+
+  @Test
+  void movesKeepDatacenters() {
+    List<String> racks = List.of("/dc1/r1", "/dc2/r3", "/dc2/r4");
+    assertTrue(DatacenterSpreadRules.moveKeepsDatacenters(racks, "/dc1/r1", "/dc1/r2"));
+    assertTrue(DatacenterSpreadRules.moveKeepsDatacenters(racks, "/dc2/r3", "/dc1/r2"));
+    assertFalse(DatacenterSpreadRules.moveKeepsDatacenters(racks, "/dc1/r1", "/dc2/r5"));
+    assertEquals("/", RackFill.datacenterOf("/r1"));
+    assertEquals("/dc1", RackFill.datacenterOf("/dc1/r1"));
+  }
+}
