@@ -146,7 +146,9 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         storageTypes.clear();
         storageTypes.putAll(attemptTypes);
       }
-      perRack.merge(chosen.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
+      String chosenRack = chosen.getDatanodeDescriptor().getNetworkLocation();
+      snapshot.recordPlacement(chosenRack, blocksize);
+      perRack.merge(chosenRack, 1, Integer::sum);
       numOfReplicas--;
     }
     return numOfReplicas;

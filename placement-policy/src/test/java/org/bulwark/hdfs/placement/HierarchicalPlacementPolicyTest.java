@@ -19,6 +19,7 @@ import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
+import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.Test;
 
 /** HierarchicalPlacementPolicy on real NameNodes, with racks mapped as /datacenter/rack. */
@@ -92,8 +93,9 @@ class HierarchicalPlacementPolicyTest {
         .capacity(128 * MB).build()) {
       DataNodeHandle writer = c.dataNodesInDatacenter("/dc1").get(0);
       for (int i = 0; i < 20; i++) {
-        c.writeFile(0, new Path("/w/" + i), 2 * MB, org.bulwark.hdfs.testkit.WriteOrigin.fromDataNode(writer), 3);
+        c.writeFile(0, new Path("/w/" + i), 2 * MB, WriteOrigin.fromDataNode(writer), 3);
       }
+      c.awaitReplication(0, new Path("/w"), WAIT);
       Map<String, Integer> remotePairs = new HashMap<>();
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/w"))) {
         perDatacenter(b).forEach((dc, n) -> {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -41,6 +42,7 @@ final class PolicyTestSupport {
       c.writeFile(0, p, 2 * MB, WriteOrigin.offCluster(), replication);
       files.add(p);
     }
+    c.awaitReplication(0, new Path(dir), Duration.ofSeconds(60));
     return files;
   }
 

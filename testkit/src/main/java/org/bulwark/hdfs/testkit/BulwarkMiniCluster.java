@@ -17,7 +17,10 @@ import java.util.function.Consumer;
 
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -557,6 +560,26 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
     cluster.triggerHeartbeats();
     cluster.waitActive();
+  }
+
+  /**
+   * Waits until every block of every file under {@code dir} of nameservice {@code ns} has as many
+   * replicas reported to the NameNode as its file's replication factor. A closed file's last replicas
+   * reach the NameNode in incremental block reports, a moment after the writer is done.
+   */
+  public void awaitReplication(int ns, Path dir, Duration timeout) throws TimeoutException, InterruptedException {
+    Await.until("every block under " + dir + " has all its replicas", timeout, () -> {
+      RemoteIterator<LocatedFileStatus> files = fs(ns).listFiles(dir, true);
+      while (files.hasNext()) {
+        LocatedFileStatus f = files.next();
+        for (BlockLocation b : f.getBlockLocations()) {
+          if (b.getHosts().length < f.getReplication()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    });
   }
 
   /**

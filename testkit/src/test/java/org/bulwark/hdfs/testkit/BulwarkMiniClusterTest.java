@@ -53,6 +53,7 @@ class BulwarkMiniClusterTest {
       }
       c.writeFile(new Path("/remote/a"), 2 * MB, WriteOrigin.offCluster());
       c.writeFile(new Path("/remote/b"), 2 * MB, WriteOrigin.offCluster());
+      c.awaitReplication(0, new Path("/"), WAIT);
 
       for (Map.Entry<Path, DataNodeHandle> e : writers.entrySet()) {
         assertEquals(3 * MB - 7, c.verifyFile(e.getKey(), 3 * MB - 7));

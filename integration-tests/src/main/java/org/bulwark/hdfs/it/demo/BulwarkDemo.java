@@ -2,12 +2,14 @@ package org.bulwark.hdfs.it.demo;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -131,6 +133,11 @@ public final class BulwarkDemo extends Configured implements Tool {
         cluster.writeFile(p, o.fileSize, WriteOrigin.fromDataNode(dns.get(random.nextInt(dns.size()))));
         local++;
       }
+    }
+    try {
+      cluster.awaitReplication(0, new Path("/demo"), Duration.ofSeconds(60));
+    } catch (TimeoutException | InterruptedException e) {
+      throw new IOException("replicas of the data set did not all reach the NameNode", e);
     }
     out.printf("Wrote %d files of %,d bytes under /demo/data in %.1f s: %d from DataNode hosts, %d from off-cluster%n",
         o.files, o.fileSize, (System.nanoTime() - started) / 1e9, local, o.files - local);

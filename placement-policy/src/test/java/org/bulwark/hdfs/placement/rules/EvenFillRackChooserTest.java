@@ -24,6 +24,19 @@ class EvenFillRackChooserTest {
   }
 
   @Test
+  void placementsSinceTheSnapshotCount() {
+    RackFill fill = RackFill.builder().add("/dc1/a", 10, 100).add("/dc2/b", 20, 100).build();
+    assertEquals("/dc1/a", EvenFillRackChooser.choose(List.of("/dc1/a", "/dc2/b"), fill, new Random(1)));
+    fill.recordPlacement("/dc1/a", 15);
+    assertEquals(0.25, fill.utilisation("/dc1/a"), 1e-9);
+    assertEquals(0.25, fill.datacenterUtilisation("/dc1"), 1e-9);
+    assertEquals("/dc2/b", EvenFillRackChooser.choose(List.of("/dc1/a", "/dc2/b"), fill, new Random(1)),
+        "a burst of writes does not pile onto the rack that was emptiest at the snapshot");
+    fill.recordPlacement("/unknown", 15);
+    assertEquals(1.0, fill.utilisation("/unknown"));
+  }
+
+  @Test
   void noRackIsAHotSpotEvenWhenOneIsFarEmptier() {
     RackFill fill = RackFill.builder().add("/r1", 0, 100).add("/r2", 50, 100).add("/r3", 50, 100).add("/r4", 50, 100).build();
     Map<String, Integer> picks = new HashMap<>();
