@@ -3,6 +3,8 @@ package org.bulwark.hdfs.it.demo;
 import java.io.File;
 
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.bulwark.hdfs.placement.HierarchicalPlacementPolicy;
+import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.TopologySpec;
 
 /**
@@ -12,7 +14,7 @@ import org.bulwark.hdfs.testkit.TopologySpec;
 final class DemoOptions {
   // Option names avoid those GenericOptionsParser takes first (-files, -libjars, -archives, -conf, -fs, -D).
   static final String USAGE = "usage: bulwark demo [-topology SPEC] [-capacity BYTES] [-numFiles N] [-fileSize BYTES]"
-      + " [-placement default|CLASS] [-dir DIR] [-seed N] [-exit]";
+      + " [-placement default|one-per-rack|hierarchical|CLASS] [-dir DIR] [-seed N] [-exit]";
 
   TopologySpec topology = TopologySpec.parse("/dc1/r1:2,/dc1/r2:2,/dc1/r3:2,/dc2/r4:2,/dc2/r5:2,/dc2/r6:2");
   long capacity = 256L << 20;
@@ -82,13 +84,21 @@ final class DemoOptions {
   }
 
   private static Class<? extends BlockPlacementPolicy> placement(String value) {
-    if ("default".equals(value)) {
-      return null;
+    switch (value) {
+      case "default":
+        return null;
+      case "one-per-rack":
+        return OneReplicaPerRackPlacementPolicy.class;
+      case "hierarchical":
+        return HierarchicalPlacementPolicy.class;
+      default:
+        break;
     }
     try {
       return Class.forName(value).asSubclass(BlockPlacementPolicy.class);
     } catch (ClassNotFoundException e) {
-      throw new IllegalArgumentException("-placement '" + value + "' is not a class on the classpath: give default or a BlockPlacementPolicy class name");
+      throw new IllegalArgumentException("-placement '" + value
+          + "' is not a class on the classpath: give default, one-per-rack, hierarchical or a BlockPlacementPolicy class name");
     } catch (ClassCastException e) {
       throw new IllegalArgumentException("-placement '" + value + "' is not a BlockPlacementPolicy");
     }

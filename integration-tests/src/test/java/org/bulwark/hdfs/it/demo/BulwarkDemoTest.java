@@ -44,6 +44,19 @@ class BulwarkDemoTest {
   }
 
   @Test
+  void demoRunsWithHierarchicalPlacement() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int rc = ToolRunner.run(new Configuration(), new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8)),
+        new String[] {"-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2,/dc2/r4:2", "-numFiles", "6", "-fileSize", "2m",
+            "-placement", "hierarchical", "-dir", dir.toString(), "-exit"});
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, rc, out);
+    assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), out);
+    assertTrue(out.contains("1 rack 0, 2 racks 0, 3+ racks 12 (of 12 blocks)"), out);
+    assertTrue(out.contains("0 of 12 blocks would be lost with the datacenter"), out);
+  }
+
+  @Test
   void webUiAnswersWhileTheDemoRuns() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     BulwarkDemo demo = new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8));

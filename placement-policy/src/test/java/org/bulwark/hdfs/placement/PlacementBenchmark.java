@@ -1,0 +1,231 @@
+package org.bulwark.hdfs.placement;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyRackFaultTolerant;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.net.Node;
+import org.bulwark.hdfs.placement.rules.RackFill;
+import org.bulwark.hdfs.testkit.BenchReport;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Benchmark {@code placement} ({@code mvn -B -Pbench -Dbench=placement verify}): our two policies against
+ * Hadoop's default and rack-fault-tolerant policies, in one run, without a cluster.
+ *
+ * <p>Part 1, throughput: {@code chooseTarget} for RF 3 on 1,000 simulated DataNodes (2 datacenters,
+ * 50 racks of 20), the writer on a random DataNode or off-cluster; policies interleaved in every run
+ * so that a noisy machine affects them alike. Part 2, rack fill: 100,000 blocks placed by each policy
+ * from the same uneven start (racks of 3/3/2/2 DataNodes at 50/20/40/10 % full), DataNode use applied
+ * every 100 blocks as heartbeats would; the std-dev of rack utilisation afterwards.
+ */
+@Tag("bench-all")
+@Tag("bench-placement")
+class PlacementBenchmark {
+  private static final int RUNS = 3;
+  private static final long MEASURE_NANOS = 1_500_000_000L;
+  private static final long BLOCK = 128L << 20;
+  private static final List<Class<? extends BlockPlacementPolicyDefault>> POLICIES = List.of(
+      BlockPlacementPolicyDefault.class, BlockPlacementPolicyRackFaultTolerant.class,
+      OneReplicaPerRackPlacementPolicy.class, HierarchicalPlacementPolicy.class);
+  private static final BlockStoragePolicy HOT = BlockStoragePolicySuite.createDefaultSuite().getDefaultPolicy();
+
+  /** Figures of one policy and writer kind, over all runs. */
+  private static final class Throughput {
+    final List<Double> opsPerSec = new ArrayList<>();
+    long blocks;
+    long racks;
+    long dcs;
+
+    double median() {
+      double[] v = opsPerSec.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      return v[v.length / 2];
+    }
+  }
+
+  @Test
+  void placement() throws Exception {
+    BenchReport report = BenchReport.start("placement", RUNS);
+    Map<String, Throughput> results = new LinkedHashMap<>();
+    Map<String, List<Double>> rackFill = new LinkedHashMap<>();
+
+    Configuration conf = conf();
+    SimulatedTopology big = new SimulatedTopology(conf);
+    for (int r = 0; r < 50; r++) {
+      big.addRack(String.format("/dc%d/rack%02d", r < 25 ? 1 : 2, r), 20, 100L << 40, 0);
+    }
+    Map<Class<?>, BlockPlacementPolicy> policies = new HashMap<>();
+    for (Class<? extends BlockPlacementPolicyDefault> type : POLICIES) {
+      policies.put(type, big.policy(type, conf));
+    }
+    for (int run = 0; run < RUNS; run++) {
+      for (int k = 0; k < POLICIES.size(); k++) {
+        Class<? extends BlockPlacementPolicyDefault> type = POLICIES.get((k + run) % POLICIES.size());
+        for (String writer : List.of("datanode", "off-cluster")) {
+          measure(policies.get(type), big, writer, run == 0, results.computeIfAbsent(type.getName() + "|" + writer, x -> new Throughput()));
+        }
+      }
+      for (Class<? extends BlockPlacementPolicyDefault> type : POLICIES) {
+        rackFill.computeIfAbsent(type.getName(), x -> new ArrayList<>()).add(fillRacks(type, run));
+      }
+    }
+
+    ArrayNode policyNodes = report.root().putArray("policies");
+    System.out.printf("%n%-75s %-12s %12s %8s %7s %5s%n", "policy", "writer", "ops/s", "x deflt", "racks", "DCs");
+    for (Class<? extends BlockPlacementPolicyDefault> type : POLICIES) {
+      for (String writer : List.of("datanode", "off-cluster")) {
+        Throughput t = results.get(type.getName() + "|" + writer);
+        double def = results.get(BlockPlacementPolicyDefault.class.getName() + "|" + writer).median();
+        ObjectNode n = policyNodes.addObject();
+        n.put("name", type.getName());
+        n.put("writer", writer);
+        n.put("ops_per_sec", Math.round(t.median()));
+        n.put("ratio_to_default", round(t.median() / def, 3));
+        n.put("distinct_racks_mean", round((double) t.racks / t.blocks, 4));
+        n.put("distinct_dcs_mean", round((double) t.dcs / t.blocks, 4));
+        n.put("blocks_measured", t.blocks);
+        System.out.printf("%-75s %-12s %12.0f %8.2f %7.3f %5.3f%n", type.getName(), writer, t.median(),
+            t.median() / def, (double) t.racks / t.blocks, (double) t.dcs / t.blocks);
+      }
+    }
+    ArrayNode fillNodes = report.root().putArray("rack_fill");
+    report.root().put("rack_fill_blocks", 100_000);
+    report.root().put("rack_util_stddev_before", round(stdDev(new double[] {50, 20, 40, 10}), 3));
+    System.out.printf("%nrack utilisation std-dev after 100,000 blocks (before: %.2f points)%n",
+        stdDev(new double[] {50, 20, 40, 10}));
+    for (Map.Entry<String, List<Double>> e : rackFill.entrySet()) {
+      double mean = e.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      ObjectNode n = fillNodes.addObject();
+      n.put("name", e.getKey());
+      n.put("rack_util_stddev_after", round(mean, 3));
+      System.out.printf("%-75s %8.3f points%n", e.getKey(), mean);
+    }
+    System.out.println("written to " + report.write());
+  }
+
+  private static Configuration conf() {
+    Configuration conf = new HdfsConfiguration();
+    // No cluster statistics in a simulation: load is not considered, for every policy alike.
+    conf.setBoolean("dfs.namenode.redundancy.considerLoad", false);
+    return conf;
+  }
+
+  private static void measure(BlockPlacementPolicy policy, SimulatedTopology t, String writerKind, boolean warmUp,
+      Throughput into) {
+    Random random = new Random(42);
+    int n = t.nodes.size();
+    if (warmUp) {
+      for (int i = 0; i < 50_000; i++) {
+        choose(policy, "datanode".equals(writerKind) ? t.nodes.get(random.nextInt(n)) : null);
+      }
+    }
+    long ops = 0;
+    long racks = 0;
+    long dcs = 0;
+    long start = System.nanoTime();
+    long end = start + MEASURE_NANOS;
+    long now;
+    do {
+      for (int i = 0; i < 1000; i++) {
+        DatanodeStorageInfo[] targets = choose(policy, "datanode".equals(writerKind) ? t.nodes.get(random.nextInt(n)) : null);
+        Set<String> r = new HashSet<>(4);
+        Set<String> d = new HashSet<>(4);
+        for (DatanodeStorageInfo s : targets) {
+          String rack = s.getDatanodeDescriptor().getNetworkLocation();
+          r.add(rack);
+          d.add(RackFill.datacenterOf(rack));
+        }
+        racks += r.size();
+        dcs += d.size();
+      }
+      ops += 1000;
+      now = System.nanoTime();
+    } while (now < end);
+    into.opsPerSec.add(ops * 1e9 / (now - start));
+    into.blocks += ops;
+    into.racks += racks;
+    into.dcs += dcs;
+  }
+
+  private static DatanodeStorageInfo[] choose(BlockPlacementPolicy policy, Node writer) {
+    return policy.chooseTarget("/bench/f", 3, writer, new ArrayList<>(), false, null, BLOCK, HOT, null);
+  }
+
+  /** Places 100,000 1-MiB blocks on the seed's uneven racks; returns the rack utilisation std-dev after. */
+  private static double fillRacks(Class<? extends BlockPlacementPolicyDefault> type, int run) {
+    Configuration conf = conf();
+    // The simulation has no clock: DataNode use changes only at the simulated heartbeats below.
+    conf.set(PlacementKeys.RACK_FILL_REFRESH.getName(), "0");
+    long capacity = 100L << 30;
+    long block = 1L << 20;
+    String[] racks = {"/r1", "/r2", "/r3", "/r4"};
+    int[] sizes = {3, 3, 2, 2};
+    double[] startFill = {0.5, 0.2, 0.4, 0.1};
+    SimulatedTopology t = new SimulatedTopology(conf);
+    for (int r = 0; r < racks.length; r++) {
+      t.addRack(racks[r], sizes[r], capacity, (long) (capacity * startFill[r]));
+    }
+    BlockPlacementPolicy policy = t.policy(type, conf);
+    int n = t.nodes.size();
+    long[] used = new long[n];
+    for (int i = 0; i < n; i++) {
+      used[i] = t.nodes.get(i).getDfsUsed();
+    }
+    Map<DatanodeDescriptor, Integer> index = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      index.put(t.nodes.get(i), i);
+    }
+    Random random = new Random(1000 + run);
+    for (int b = 0; b < 100_000; b++) {
+      Node writer = b % 3 == 2 ? null : t.nodes.get(random.nextInt(n));
+      for (DatanodeStorageInfo s : policy.chooseTarget("/fill/f", 3, writer, new ArrayList<>(), false, null, block, HOT, null)) {
+        used[index.get(s.getDatanodeDescriptor())] += block;
+      }
+      if (b % 100 == 99) {
+        for (int i = 0; i < n; i++) {
+          t.setUsed(i, capacity, used[i]);
+        }
+      }
+    }
+    double[] pct = new double[racks.length];
+    int node = 0;
+    for (int r = 0; r < racks.length; r++) {
+      long sum = 0;
+      for (int k = 0; k < sizes[r]; k++) {
+        sum += used[node++];
+      }
+      pct[r] = 100.0 * sum / (capacity * sizes[r]);
+    }
+    System.out.printf("  %s run %d: racks %s %%%n", type.getSimpleName(), run, Arrays.toString(
+        Arrays.stream(pct).map(p -> Math.round(p * 10) / 10.0).toArray()));
+    return stdDev(pct);
+  }
+
+  private static double stdDev(double[] v) {
+    double mean = Arrays.stream(v).average().orElse(0);
+    return Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / v.length);
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+}
