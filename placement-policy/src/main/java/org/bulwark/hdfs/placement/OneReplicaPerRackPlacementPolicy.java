@@ -60,6 +60,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   public void setConf(Configuration conf) {
     this.conf = conf;
     this.fill = new RackFillTracker(PlacementKeys.RACK_FILL_REFRESH.get(conf));
+    TopologyTableCheck.check(conf);
   }
 
   @Override

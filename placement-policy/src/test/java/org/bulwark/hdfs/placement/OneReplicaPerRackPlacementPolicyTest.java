@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
@@ -151,6 +156,59 @@ class OneReplicaPerRackPlacementPolicyTest {
         assertFalse(b.racks().contains("/r3"), b.toString());
       }
       assertEquals(0, PolicyTestSupport.misReplicated(c), "no better placement exists while /r3 is out of service");
+    }
+  }
+
+  @Test
+  void storagePoliciesAreHonouredOnDistinctRacks() throws Exception {
+    BulwarkMiniCluster.Builder b = cluster("/r1:2,/r2:2,/r3:2,/r4:2");
+    for (int i = 0; i < 8; i += 2) {
+      b.storageType(i, StorageType.SSD);
+    }
+    try (BulwarkMiniCluster c = b.build()) {
+      c.fs().mkdirs(new Path("/one"));
+      c.fs().setStoragePolicy(new Path("/one"), "ONE_SSD");
+      c.fs().mkdirs(new Path("/all"));
+      c.fs().setStoragePolicy(new Path("/all"), "ALL_SSD");
+      PolicyTestSupport.writeFromEverywhere(c, "/one", 3, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/all", 3, 2);
+      for (String dir : List.of("/one", "/all")) {
+        RemoteIterator<LocatedFileStatus> files = c.fs().listFiles(new Path(dir), true);
+        while (files.hasNext()) {
+          for (BlockLocation loc : files.next().getBlockLocations()) {
+            long ssd = Arrays.stream(loc.getStorageTypes()).filter(t -> t == StorageType.SSD).count();
+            assertEquals(dir.equals("/one") ? 1 : 3, ssd, dir + " " + Arrays.toString(loc.getStorageTypes()));
+            assertEquals(3, Arrays.stream(loc.getTopologyPaths()).map(p -> p.substring(0, p.lastIndexOf('/'))).distinct().count(),
+                Arrays.toString(loc.getTopologyPaths()));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void maintenanceCompletesWhenRacksEqualTheReplicationFactor() throws Exception {
+    try (BulwarkMiniCluster c = cluster("/r1:2,/r2:2,/r3:2")
+        .configure(conf -> conf.setInt("dfs.namenode.maintenance.replication.min", 3)).build()) {
+      List<Path> files = PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 2);
+      // With 3 live replicas required in maintenance, the node's replicas must first be copied to the
+      // other node of its rack: the only place that keeps one replica per rack.
+      DataNodeHandle leaving = c.dataNodesInRack("/r2").get(1);
+      c.startMaintenance(List.of(leaving));
+      Await.until(leaving + " in maintenance", WAIT, () -> c.isInMaintenance(0, leaving));
+      String resting = c.running(leaving).getDatanodeId().getXferAddr();
+      for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/data"))) {
+        List<String> others = new ArrayList<>();
+        for (int i = 0; i < b.hosts().size(); i++) {
+          if (!b.hosts().get(i).equals(resting)) {
+            others.add(b.racks().get(i));
+          }
+        }
+        assertEquals(3, others.stream().distinct().count(), "three racks without " + leaving + ": " + b);
+      }
+      for (Path p : files) {
+        c.verifyFile(p, 2 * MB);
+      }
     }
   }
 

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
@@ -21,6 +23,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -32,6 +35,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeAdminManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -100,6 +104,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     private TopologySpec topology = TopologySpec.parse("/dc1/r1:2,/dc1/r2:2,/dc2/r3:2");
     private long defaultCapacity;
     private final Map<Integer, Long> capacityOverrides = new HashMap<>();
+    private final Map<Integer, StorageType> storageTypes = new HashMap<>();
     private int nameservices = 1;
     private int nameNodesPerNameservice = 1;
     private Boolean zooKeeper;
@@ -129,6 +134,12 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     /** Capacity of the DataNode with index {@code dataNode} (spec order), over its rack's. */
     public Builder capacity(int dataNode, long bytes) {
       capacityOverrides.put(dataNode, bytes);
+      return this;
+    }
+
+    /** The storage type of the DataNode with index {@code dataNode} (spec order); others have DISK. */
+    public Builder storageType(int dataNode, StorageType type) {
+      storageTypes.put(dataNode, type);
       return this;
     }
 
@@ -272,6 +283,13 @@ public final class BulwarkMiniCluster implements AutoCloseable {
             .format(true);
         if (withCapacity > 0) {
           mb.storageCapacities(capacities);
+        }
+        if (!storageTypes.isEmpty()) {
+          StorageType[][] types = new StorageType[n][];
+          for (int i = 0; i < n; i++) {
+            types[i] = new StorageType[] {storageTypes.getOrDefault(i, StorageType.DISK)};
+          }
+          mb.storageTypes(types);
         }
         cluster = mb.build();
         cluster.waitActive();
@@ -587,6 +605,16 @@ public final class BulwarkMiniCluster implements AutoCloseable {
    * with them in the exclude file would (through the NameNode's admin manager, without a hosts file).
    */
   public void startDecommission(List<DataNodeHandle> nodes) throws IOException {
+    atEveryNameNode(nodes, DatanodeAdminManager::startDecommission);
+  }
+
+  /** Puts {@code nodes} into maintenance (without expiry) at every running NameNode. */
+  public void startMaintenance(List<DataNodeHandle> nodes) throws IOException {
+    atEveryNameNode(nodes, (admin, node) -> admin.startMaintenance(node, Long.MAX_VALUE));
+  }
+
+  private void atEveryNameNode(List<DataNodeHandle> nodes, BiConsumer<DatanodeAdminManager, DatanodeDescriptor> action)
+      throws IOException {
     for (int i = 0; i < cluster.getNumNameNodes(); i++) {
       if (!cluster.isNameNodeUp(i)) {
         continue;
@@ -598,9 +626,9 @@ public final class BulwarkMiniCluster implements AutoCloseable {
         for (DataNodeHandle h : nodes) {
           DataNode dn = running(h);
           if (dn == null) {
-            throw new IllegalStateException("cannot decommission " + h + ": it is stopped");
+            throw new IllegalStateException("cannot change the admin state of " + h + ": it is stopped");
           }
-          dm.getDatanodeAdminManager().startDecommission(dm.getDatanode(dn.getDatanodeId()));
+          action.accept(dm.getDatanodeAdminManager(), dm.getDatanode(dn.getDatanodeId()));
         }
       } finally {
         fsn.writeUnlock();
@@ -608,12 +636,21 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
   }
 
+  /** Whether the active NameNode of nameservice {@code ns} has {@code node} in maintenance. */
+  public boolean isInMaintenance(int ns, DataNodeHandle node) {
+    return adminState(ns, node, DatanodeDescriptor::isInMaintenance);
+  }
+
   /** Whether the active NameNode of nameservice {@code ns} has finished decommissioning {@code node}. */
   public boolean isDecommissioned(int ns, DataNodeHandle node) {
+    return adminState(ns, node, DatanodeDescriptor::isDecommissioned);
+  }
+
+  private boolean adminState(int ns, DataNodeHandle node, Predicate<DatanodeDescriptor> state) {
     DataNode dn = running(node);
     try {
       DatanodeDescriptor d = activeNamesystem(ns).getBlockManager().getDatanodeManager().getDatanode(dn.getDatanodeId());
-      return d != null && d.isDecommissioned();
+      return d != null && state.test(d);
     } catch (IOException unregistered) {
       return false;
     }
