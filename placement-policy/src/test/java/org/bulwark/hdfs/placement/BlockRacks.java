@@ -3,6 +3,8 @@ package org.bulwark.hdfs.placement;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -33,6 +35,17 @@ record BlockRacks(Path file, long offset, List<String> racks, List<String> hosts
 
   long distinctRacks() {
     return racks.stream().distinct().count();
+  }
+
+  /** Distinct racks of the replicas other than the one on {@code xferAddr}. */
+  long distinctRacksWithout(String xferAddr) {
+    Set<String> racksLeft = new HashSet<>();
+    for (int i = 0; i < hosts.size(); i++) {
+      if (!hosts.get(i).equals(xferAddr)) {
+        racksLeft.add(racks.get(i));
+      }
+    }
+    return racksLeft.size();
   }
 
   /** Replicas per rack. */

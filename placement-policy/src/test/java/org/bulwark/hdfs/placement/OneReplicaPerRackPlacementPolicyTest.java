@@ -198,13 +198,7 @@ class OneReplicaPerRackPlacementPolicyTest {
       Await.until(leaving + " in maintenance", WAIT, () -> c.isInMaintenance(0, leaving));
       String resting = c.running(leaving).getDatanodeId().getXferAddr();
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/data"))) {
-        List<String> others = new ArrayList<>();
-        for (int i = 0; i < b.hosts().size(); i++) {
-          if (!b.hosts().get(i).equals(resting)) {
-            others.add(b.racks().get(i));
-          }
-        }
-        assertEquals(3, others.stream().distinct().count(), "three racks without " + leaving + ": " + b);
+        assertEquals(3, b.distinctRacksWithout(resting), "three racks without " + leaving + ": " + b);
       }
       for (Path p : files) {
         c.verifyFile(p, 2 * MB);
@@ -277,13 +271,7 @@ class OneReplicaPerRackPlacementPolicyTest {
       Await.until(leaving + " decommissioned", WAIT, () -> c.isDecommissioned(0, leaving));
       String gone = c.running(leaving).getDatanodeId().getXferAddr();
       for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/data"))) {
-        List<String> live = new ArrayList<>();
-        for (int i = 0; i < b.hosts().size(); i++) {
-          if (!b.hosts().get(i).equals(gone)) {
-            live.add(b.racks().get(i));
-          }
-        }
-        assertEquals(3, live.stream().distinct().count(), "still one replica per rack without " + leaving + ": " + b);
+        assertEquals(3, b.distinctRacksWithout(gone), "still one replica per rack without " + leaving + ": " + b);
       }
       for (Path p : files) {
         c.verifyFile(p, 2 * MB);
