@@ -299,17 +299,18 @@ public final class BulwarkMiniCluster implements AutoCloseable {
           }
         }
         return new BulwarkMiniCluster(this, conf, zk, nsIds, handles, capacityByHost, cluster);
-      } catch (IOException | RuntimeException e) {
-        if (cluster != null) {
-          cluster.shutdown();
-        }
-        IOUtils.closeStream(zk);
-        throw e;
       } catch (Exception e) {
+        // Nothing half-started is left behind.
         if (cluster != null) {
           cluster.shutdown();
         }
         IOUtils.closeStream(zk);
+        if (e instanceof IOException) {
+          throw (IOException) e;
+        }
+        if (e instanceof RuntimeException) {
+          throw (RuntimeException) e;
+        }
         throw new IOException("cannot start the embedded cluster", e);
       }
     }
