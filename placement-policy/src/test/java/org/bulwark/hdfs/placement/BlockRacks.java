@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.bulwark.hdfs.placement.rules.RackFill;
 
 /** Every block under a directory with the rack of each of its replicas, for checking invariants. */
 record BlockRacks(Path file, long offset, List<String> racks, List<String> hosts) {
@@ -55,8 +56,8 @@ record BlockRacks(Path file, long offset, List<String> racks, List<String> hosts
     return m;
   }
 
-  /** The datacenter of each replica (first path component of its rack). */
+  /** Distinct datacenters of the replicas, as the policies define a rack's datacenter. */
   long distinctDatacenters() {
-    return racks.stream().map(r -> r.substring(0, r.indexOf('/', 1) < 0 ? r.length() : r.indexOf('/', 1))).distinct().count();
+    return racks.stream().map(RackFill::datacenterOf).distinct().count();
   }
 }

@@ -9,8 +9,10 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
@@ -22,14 +24,21 @@ class BulwarkDemoTest {
   @TempDir
   Path dir;
 
-  @Test
-  void demoWritesTheDataSetAndReportsWhereReplicasWent() throws Exception {
+  /** Runs the demo with {@code args} (plus -dir and -exit) to its end; returns what it printed. */
+  private String runToEnd(String... args) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int rc = ToolRunner.run(new Configuration(), new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8)),
-        new String[] {"-D", "dfs.replication=3", "-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2", "-numFiles", "9",
-            "-fileSize", "2m", "-dir", dir.toString(), "-exit"});
+    String[] all = Stream.concat(Arrays.stream(args),
+        Stream.of("-dir", dir.toString(), "-exit")).toArray(String[]::new);
+    int rc = ToolRunner.run(new Configuration(), new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8)), all);
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, rc, out);
+    return out;
+  }
+
+  @Test
+  void demoWritesTheDataSetAndReportsWhereReplicasWent() throws Exception {
+    String out = runToEnd("-D", "dfs.replication=3", "-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2", "-numFiles", "9",
+        "-fileSize", "2m");
     assertTrue(out.contains("6 DataNodes on 3 racks in 2 datacenters"), out);
     assertTrue(out.contains("Wrote 9 files of 2,097,152 bytes under /demo/data"), out);
     assertTrue(out.contains("6 from DataNode hosts, 3 from off-cluster"), out);
@@ -45,12 +54,8 @@ class BulwarkDemoTest {
 
   @Test
   void demoRunsWithHierarchicalPlacement() throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int rc = ToolRunner.run(new Configuration(), new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8)),
-        new String[] {"-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2,/dc2/r4:2", "-numFiles", "6", "-fileSize", "2m",
-            "-placement", "hierarchical", "-dir", dir.toString(), "-exit"});
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, rc, out);
+    String out = runToEnd("-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2,/dc2/r4:2", "-numFiles", "6", "-fileSize", "2m",
+        "-placement", "hierarchical");
     assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), out);
     assertTrue(out.contains("1 rack 0, 2 racks 0, 3+ racks 12 (of 12 blocks)"), out);
     assertTrue(out.contains("0 of 12 blocks would be lost with the datacenter"), out);
