@@ -1,0 +1,171 @@
+package org.bulwark.hdfs.balancer.plan;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The storage group classification step of a balancer iteration, exactly as the stock
+ * datanode policy does it: utilisation against the cluster average and the threshold, and how
+ * many bytes each node may give or take in this iteration (up to the average, at most
+ * {@code dfs.balancer.max-size-to-move}; a target also at most its remaining space).
+ */
+public final class Classification {
+  private final double threshold;
+  private final double average;
+  private final UtilisationClass[] classes;
+  private final double[] utilisation;
+  private final long[] capacity;
+  private final long[] maxBytes;
+  private final long[] remaining;
+  private final boolean[] sourceAllowed;
+  private final long bytesLeftToMove;
+
+  private Classification(double threshold, double average, UtilisationClass[] classes,
+      double[] utilisation, long[] capacity, long[] maxBytesToMove, long[] remaining,
+      boolean[] sourceAllowed, long bytesLeftToMove) {
+    this.threshold = threshold;
+    this.average = average;
+    this.classes = classes;
+    this.utilisation = utilisation;
+    this.capacity = capacity;
+    this.maxBytes = maxBytesToMove;
+    this.remaining = remaining;
+    this.sourceAllowed = sourceAllowed;
+    this.bytesLeftToMove = bytesLeftToMove;
+  }
+
+  /**
+   * @param nodeCount size of the node table (nodes without a usage take no part)
+   * @param usages one entry per participating node
+   * @param threshold percentage points, as {@code -threshold}
+   * @param maxSizeToMove per-node cap for one iteration ({@code dfs.balancer.max-size-to-move})
+   */
+  public static Classification classify(int nodeCount, List<NodeUsage> usages, double threshold,
+      long maxSizeToMove) {
+    UtilisationClass[] classes = new UtilisationClass[nodeCount];
+    Arrays.fill(classes, UtilisationClass.NOT_PARTICIPATING);
+    double[] utilisation = new double[nodeCount];
+    Arrays.fill(utilisation, Double.NaN);
+    long[] capacity = new long[nodeCount];
+    long[] maxBytes = new long[nodeCount];
+    long[] remaining = new long[nodeCount];
+    boolean[] sourceAllowed = new boolean[nodeCount];
+
+    long totalCapacity = 0;
+    long totalUsed = 0;
+    for (NodeUsage u : usages) {
+      totalCapacity += u.capacity();
+      totalUsed += u.used();
+    }
+    double average = totalCapacity == 0 ? 0 : totalUsed * 100.0 / totalCapacity;
+
+    long overBytes = 0;
+    long underBytes = 0;
+    for (NodeUsage u : usages) {
+      int n = u.node();
+      double util = u.utilisation();
+      utilisation[n] = util;
+      capacity[n] = u.capacity();
+      remaining[n] = u.remaining();
+      sourceAllowed[n] = u.sourceAllowed();
+      double diff = util - average;
+      if (diff >= 0 && !u.sourceAllowed()) {
+        continue;
+      }
+      double beyondThreshold = Math.abs(diff) - threshold;
+      long toAverage = percentToBytes(Math.abs(diff), u.capacity());
+      if (diff > 0) {
+        maxBytes[n] = Math.min(maxSizeToMove, toAverage);
+        if (beyondThreshold > 0) {
+          classes[n] = UtilisationClass.OVER_UTILISED;
+          overBytes += percentToBytes(beyondThreshold, u.capacity());
+        } else {
+          classes[n] = UtilisationClass.ABOVE_AVERAGE;
+        }
+      } else {
+        maxBytes[n] = Math.min(maxSizeToMove, Math.min(u.remaining(), toAverage));
+        if (beyondThreshold > 0) {
+          classes[n] = UtilisationClass.UNDER_UTILISED;
+          underBytes += percentToBytes(beyondThreshold, u.capacity());
+        } else {
+          classes[n] = UtilisationClass.BELOW_AVERAGE;
+        }
+      }
+    }
+    return new Classification(threshold, average, classes, utilisation, capacity, maxBytes,
+        remaining, sourceAllowed, Math.max(overBytes, underBytes));
+  }
+
+  static long percentToBytes(double percent, long capacity) {
+    return (long) (percent * capacity / 100.0);
+  }
+
+  public double threshold() {
+    return threshold;
+  }
+
+  public double average() {
+    return average;
+  }
+
+  public int nodeCount() {
+    return classes.length;
+  }
+
+  public UtilisationClass classOf(int node) {
+    return classes[node];
+  }
+
+  /** Utilisation in percent, NaN for a node without usage. */
+  public double utilisation(int node) {
+    return utilisation[node];
+  }
+
+  public long capacity(int node) {
+    return capacity[node];
+  }
+
+  /** Free bytes of the node's storages that can still take a block. */
+  public long remaining(int node) {
+    return remaining[node];
+  }
+
+  /** False when {@code -source} names other DataNodes. */
+  public boolean sourceAllowed(int node) {
+    return sourceAllowed[node];
+  }
+
+  /** True when the node has storages of this type and is not excluded. */
+  public boolean hasUsage(int node) {
+    return !Double.isNaN(utilisation[node]);
+  }
+
+  /** Bytes this node may give (source) or take (target) in this iteration. */
+  public long maxBytesToMove(int node) {
+    return maxBytes[node];
+  }
+
+  /**
+   * Bytes that must move for every node to be within the threshold: the larger of the excess of
+   * the over-utilised nodes and the shortfall of the under-utilised ones. Zero means balanced.
+   */
+  public long bytesLeftToMove() {
+    return bytesLeftToMove;
+  }
+
+  /** Bytes a node must shed (positive) or take (negative) to be within {@code band} points of the average. */
+  public long bytesOutside(int node, double band) {
+    double util = utilisation[node];
+    if (Double.isNaN(util)) {
+      return 0;
+    }
+    double diff = util - average;
+    if (diff > band) {
+      return percentToBytes(diff - band, capacity[node]);
+    }
+    if (diff < -band) {
+      return -percentToBytes(-band - diff, capacity[node]);
+    }
+    return 0;
+  }
+}

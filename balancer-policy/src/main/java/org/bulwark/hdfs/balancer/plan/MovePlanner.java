@@ -1,0 +1,258 @@
+package org.bulwark.hdfs.balancer.plan;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides the moves of one iteration of the availability policy.
+ *
+ * <p>Every candidate move (source, target, block) is ranked by the change it makes to the number
+ * of racks holding the block: moves that add a rack come first, moves that keep the count are
+ * made only where balance needs them, and a move that would lower it is never made. In order:
+ * <ol>
+ * <li>over-utilised sources shed what takes them inside half the threshold, by rack-adding moves;</li>
+ * <li>what they still must shed, by rack-keeping moves;</li>
+ * <li>every source gives, up to the stock per-iteration amount (down to the average), by
+ * rack-adding moves only;</li>
+ * <li>under-utilised targets still short of half the threshold take rack-keeping moves.</li>
+ * </ol>
+ * Pairing is per block rather than per node pair: a target is picked for each block among the
+ * nodes on racks the block does not use, the neediest first (under-utilised, then most room).
+ * Aiming at half the threshold, not at its edge, keeps the next iteration's classification
+ * (made from DataNode reports that may lag) inside the band, so the run converges in one or two
+ * iterations.
+ */
+public final class MovePlanner {
+  /** Share of the threshold that balancing aims inside of. */
+  public static final double BAND_FRACTION = 0.5;
+
+  private final RackSpread racks;
+  private final MoveCheck check;
+
+  public MovePlanner(int[] rackOf, MoveCheck check) {
+    this.racks = new RackSpread(rackOf);
+    this.check = check;
+  }
+
+  /**
+   * Plans one balancing iteration.
+   *
+   * @param candidates blocks fetched from each source node, keyed by the source's index
+   */
+  public Plan balance(Classification c, Map<Integer, List<BlockCandidate>> candidates) {
+    int n = c.nodeCount();
+    double band = c.threshold() * BAND_FRACTION;
+    Assigner a = new Assigner(n, candidates, Long.MAX_VALUE);
+    List<Integer> over = new ArrayList<>();
+    List<Integer> sources = new ArrayList<>();
+    for (int node = 0; node < n; node++) {
+      UtilisationClass cls = c.classOf(node);
+      if (cls.isSource()) {
+        a.sourceLeft[node] = c.maxBytesToMove(node);
+        sources.add(node);
+        if (cls == UtilisationClass.OVER_UTILISED) {
+          a.sourceMust[node] = Math.min(a.sourceLeft[node], Math.max(0, c.bytesOutside(node, band)));
+          over.add(node);
+        }
+      } else if (cls.isTarget()) {
+        a.targetLeft[node] = c.maxBytesToMove(node);
+        if (cls == UtilisationClass.UNDER_UTILISED) {
+          a.targetMust[node] = Math.min(a.targetLeft[node], Math.max(0, -c.bytesOutside(node, band)));
+        }
+      }
+    }
+    a.openTargets();
+    a.giveAway(over, true, true);
+    a.giveAway(over, true, false);
+    a.giveAway(sources, false, true);
+    a.fillNeedyTargets(sources);
+    return new Plan(a.moves);
+  }
+
+  /**
+   * Plans rack-adding moves on a balanced cluster ({@code -spreadRacks}): every node may give or
+   * take as long as it stays within half the threshold of the average.
+   *
+   * @param byteBudget bytes this iteration may move at most
+   */
+  public Plan spread(Classification c, Map<Integer, List<BlockCandidate>> candidates, long byteBudget) {
+    int n = c.nodeCount();
+    double band = c.threshold() * BAND_FRACTION;
+    Assigner a = new Assigner(n, candidates, byteBudget);
+    List<Integer> sources = new ArrayList<>();
+    for (int node = 0; node < n; node++) {
+      if (!c.hasUsage(node)) {
+        continue;
+      }
+      double diff = c.utilisation(node) - c.average();
+      long canGive = Classification.percentToBytes(Math.max(0, diff + band), c.capacity(node));
+      long canTake = Classification.percentToBytes(Math.max(0, band - diff), c.capacity(node));
+      if (c.sourceAllowed(node) && canGive > 0) {
+        a.sourceLeft[node] = canGive;
+        sources.add(node);
+      }
+      a.targetLeft[node] = Math.min(canTake, c.remaining(node));
+    }
+    a.openTargets();
+    a.giveAway(sources, false, true);
+    return new Plan(a.moves);
+  }
+
+  /** Mutable byte budgets of one planning run, and the moves decided so far. */
+  private final class Assigner {
+    final long[] sourceLeft;
+    final long[] sourceMust;
+    final long[] targetLeft;
+    final long[] targetMust;
+    final Map<Integer, List<BlockCandidate>> candidates;
+    final int[] addingCursor;
+    final int[] keepingCursor;
+    final int[] fillingCursor;
+    final Set<BlockCandidate> planned = new HashSet<>();
+    final List<PlannedMove> moves = new ArrayList<>();
+    final TreeSet<Integer> targets;
+    long budget;
+
+    Assigner(int n, Map<Integer, List<BlockCandidate>> candidates, long budget) {
+      sourceLeft = new long[n];
+      sourceMust = new long[n];
+      targetLeft = new long[n];
+      targetMust = new long[n];
+      addingCursor = new int[n];
+      keepingCursor = new int[n];
+      fillingCursor = new int[n];
+      this.candidates = candidates;
+      this.budget = budget;
+      // Neediest first: targets that must take bytes, then by room left; index breaks ties.
+      targets = new TreeSet<>((x, y) -> {
+        int byNeed = Boolean.compare(targetMust[y] > 0, targetMust[x] > 0);
+        if (byNeed != 0) {
+          return byNeed;
+        }
+        int byRoom = Long.compare(targetLeft[y], targetLeft[x]);
+        return byRoom != 0 ? byRoom : Integer.compare(x, y);
+      });
+    }
+
+    void openTargets() {
+      for (int t = 0; t < targetLeft.length; t++) {
+        if (targetLeft[t] > 0) {
+          targets.add(t);
+        }
+      }
+    }
+
+    /**
+     * Round-robin over the sources, one move per source per round, so that no source takes
+     * all the room of the best targets.
+     *
+     * @param untilMust stop a source once it shed what it must (else: what it may)
+     * @param addingOnly rack-adding moves only (else rack-keeping ones too)
+     */
+    void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly) {
+      List<Integer> active = new ArrayList<>(sources);
+      int[] cursor = addingOnly ? addingCursor : keepingCursor;
+      while (!active.isEmpty() && budget > 0) {
+        for (int i = active.size() - 1; i >= 0; i--) {
+          int s = active.get(i);
+          long limit = untilMust ? sourceMust[s] : sourceLeft[s];
+          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false)) {
+            active.remove(i);
+          }
+        }
+      }
+    }
+
+    /** Rack-keeping moves from any source into under-utilised targets that are still short. */
+    void fillNeedyTargets(List<Integer> sources) {
+      List<Integer> active = new ArrayList<>(sources);
+      while (!active.isEmpty() && hasNeedyTarget()) {
+        for (int i = active.size() - 1; i >= 0; i--) {
+          int s = active.get(i);
+          if (sourceLeft[s] <= 0 || !moveOne(s, fillingCursor, false, true)) {
+            active.remove(i);
+          }
+        }
+      }
+    }
+
+    private boolean hasNeedyTarget() {
+      return !targets.isEmpty() && targetMust[targets.first()] > 0;
+    }
+
+    /** Plans the source's next acceptable block; false when its candidates are used up. */
+    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly) {
+      List<BlockCandidate> blocks = candidates.getOrDefault(s, Collections.emptyList());
+      while (cursor[s] < blocks.size()) {
+        BlockCandidate b = blocks.get(cursor[s]++);
+        if (planned.contains(b) || b.size() > sourceLeft[s] || b.size() > budget) {
+          continue;
+        }
+        boolean canAdd = racks.sourceRackShared(b.holders(), s);
+        if (addingOnly && !canAdd) {
+          continue;
+        }
+        int t = chooseTarget(b, s, addingOnly, needyOnly);
+        if (t >= 0) {
+          assign(b, s, t);
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private int chooseTarget(BlockCandidate b, int s, boolean addingOnly, boolean needyOnly) {
+      long size = b.size();
+      int bestKeeping = -1;
+      for (int t : targets) {
+        boolean needy = targetMust[t] > 0;
+        if (needyOnly && !needy) {
+          break;
+        }
+        if (targetLeft[t] < size) {
+          if (needy) {
+            continue;
+          }
+          break; // room only shrinks from here on
+        }
+        if (t == s || b.isHeldBy(t)) {
+          continue;
+        }
+        int delta = racks.delta(b.holders(), s, t);
+        if (delta < 0 || (addingOnly && delta == 0) || !check.isMovable(b, s, t)) {
+          continue;
+        }
+        if (delta > 0) {
+          return t;
+        }
+        if (bestKeeping < 0) {
+          bestKeeping = t;
+          if (!racks.sourceRackShared(b.holders(), s)) {
+            return t; // no target can add a rack for this replica
+          }
+        }
+      }
+      return bestKeeping;
+    }
+
+    private void assign(BlockCandidate b, int s, int t) {
+      long size = b.size();
+      moves.add(new PlannedMove(b, s, t, racks.delta(b.holders(), s, t)));
+      planned.add(b);
+      budget -= size;
+      sourceLeft[s] -= size;
+      sourceMust[s] = Math.max(0, sourceMust[s] - size);
+      targets.remove(t);
+      targetLeft[t] -= size;
+      targetMust[t] = Math.max(0, targetMust[t] - size);
+      if (targetLeft[t] > 0) {
+        targets.add(t);
+      }
+    }
+  }
+}
