@@ -3,6 +3,8 @@ package org.bulwark.hdfs.balancer.plan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,6 +68,8 @@ public final class MovePlanner {
         }
       }
     }
+    byUtilisationDescending(over, c);
+    byUtilisationDescending(sources, c);
     a.openTargets();
     a.giveAway(over, true, true);
     a.giveAway(over, true, false);
@@ -98,9 +102,15 @@ public final class MovePlanner {
       }
       a.targetLeft[node] = Math.min(canTake, c.remaining(node));
     }
+    byUtilisationDescending(sources, c);
     a.openTargets();
     a.giveAway(sources, false, true);
     return new Plan(a.moves);
+  }
+
+  /** The fullest nodes choose first in every round (what {@code -sortTopNodes} asks of the stock balancer). */
+  private static void byUtilisationDescending(List<Integer> nodes, Classification c) {
+    nodes.sort((x, y) -> Double.compare(c.utilisation(y), c.utilisation(x)));
   }
 
   /** Mutable byte budgets of one planning run, and the moves decided so far. */
@@ -155,14 +165,14 @@ public final class MovePlanner {
      * @param addingOnly rack-adding moves only (else rack-keeping ones too)
      */
     void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly) {
-      List<Integer> active = new ArrayList<>(sources);
+      List<Integer> active = new LinkedList<>(sources);
       int[] cursor = addingOnly ? addingCursor : keepingCursor;
       while (!active.isEmpty() && budget > 0) {
-        for (int i = active.size() - 1; i >= 0; i--) {
-          int s = active.get(i);
+        for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
+          int s = i.next();
           long limit = untilMust ? sourceMust[s] : sourceLeft[s];
           if (limit <= 0 || !moveOne(s, cursor, addingOnly, false)) {
-            active.remove(i);
+            i.remove();
           }
         }
       }
@@ -170,12 +180,12 @@ public final class MovePlanner {
 
     /** Rack-keeping moves from any source into under-utilised targets that are still short. */
     void fillNeedyTargets(List<Integer> sources) {
-      List<Integer> active = new ArrayList<>(sources);
+      List<Integer> active = new LinkedList<>(sources);
       while (!active.isEmpty() && hasNeedyTarget()) {
-        for (int i = active.size() - 1; i >= 0; i--) {
-          int s = active.get(i);
+        for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
+          int s = i.next();
           if (sourceLeft[s] <= 0 || !moveOne(s, fillingCursor, false, true)) {
-            active.remove(i);
+            i.remove();
           }
         }
       }

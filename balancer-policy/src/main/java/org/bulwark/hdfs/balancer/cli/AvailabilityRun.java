@@ -1,0 +1,153 @@
+package org.bulwark.hdfs.balancer.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.text.DateFormat;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Date;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.Time;
+import org.bulwark.hdfs.balancer.exec.AvailabilityBalancer;
+import org.bulwark.hdfs.balancer.exec.BalancerSettings;
+import org.bulwark.hdfs.balancer.exec.IterationResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of {@code hdfs balancer -policy availability}, shaped like the stock balancer's: keytab
+ * login, the stock lock file ({@code /system/balancer.id}, so it never runs beside a stock
+ * balancer), iterations with the stock pause between them, the stock exit codes, and
+ * {@code -asService} rounds with the stock interval and retry settings.
+ */
+public final class AvailabilityRun {
+  private static final Logger LOG = LoggerFactory.getLogger(AvailabilityRun.class);
+  /** The stock balancer's lock file: one balancer per cluster, stock or ours. */
+  static final Path BALANCER_ID_PATH = new Path("/system/balancer.id");
+
+  private final Configuration conf;
+  private final BalancerSettings settings;
+  private final PrintStream out;
+
+  public AvailabilityRun(Configuration conf, BalancerSettings settings, PrintStream out) {
+    this.conf = conf;
+    this.settings = settings;
+    this.out = out;
+  }
+
+  public int run(Collection<URI> nameNodes, Collection<String> nsIds) throws IOException, InterruptedException {
+    if (!settings.runAsService()) {
+      return balanceOnce(nameNodes, nsIds);
+    }
+    long interval = conf.getTimeDuration(DFSConfigKeys.DFS_BALANCER_SERVICE_INTERVAL_KEY,
+        DFSConfigKeys.DFS_BALANCER_SERVICE_INTERVAL_DEFAULT, java.util.concurrent.TimeUnit.MILLISECONDS);
+    int retries = conf.getInt(DFSConfigKeys.DFS_BALANCER_SERVICE_RETRIES_ON_EXCEPTION,
+        DFSConfigKeys.DFS_BALANCER_SERVICE_RETRIES_ON_EXCEPTION_DEFAULT);
+    int exceptions = 0;
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        int code = balanceOnce(nameNodes, nsIds);
+        LOG.info(code < 0 ? "Balance failed, error code: " + code : "Balance succeed!");
+        exceptions = 0;
+      } catch (IOException | RuntimeException e) {
+        if (++exceptions > retries) {
+          throw e;
+        }
+        LOG.warn("Encounter exception while do balance work. Already tried {} times", exceptions, e);
+      }
+      LOG.info("Finished one round, will wait for {} ms for next round", interval);
+      Thread.sleep(interval);
+    }
+    return ExitStatus.SUCCESS.getExitCode();
+  }
+
+  private int balanceOnce(Collection<URI> nameNodes, Collection<String> nsIds)
+      throws IOException, InterruptedException {
+    LOG.info("namenodes  = {}", nameNodes);
+    LOG.info("parameters = {}", settings);
+    loginFromKeytab();
+    ProgressPrinter progress = new ProgressPrinter(out);
+    progress.header();
+    long start = Time.monotonicNow();
+    List<NameNodeConnector> connectors = Collections.emptyList();
+    AvailabilityBalancer balancer = null;
+    try {
+      connectors = NameNodeConnector.newNameNodeConnectors(nameNodes, nsIds, "Balancer",
+          BALANCER_ID_PATH, conf, settings.maxIdleIterations());
+      List<NameNodeConnector> selected = new ArrayList<>();
+      for (NameNodeConnector c : connectors) {
+        if (settings.blockPools().isEmpty() || settings.blockPools().contains(c.getBlockpoolID())) {
+          selected.add(c);
+        } else {
+          LOG.info("Skipping blockpool {}", c.getBlockpoolID());
+        }
+      }
+      if (selected.isEmpty()) {
+        out.println("None of the block pools " + settings.blockPools() + " is served by " + nameNodes + ". Exiting...");
+        return ExitStatus.ILLEGAL_ARGUMENTS.getExitCode();
+      }
+      balancer = new AvailabilityBalancer(selected, settings, conf, BALANCER_ID_PATH);
+      if (settings.reportFile() != null) {
+        balancer.countBlocksBefore();
+      }
+      ExitStatus status = ExitStatus.IN_PROGRESS;
+      for (int iteration = 0; status == ExitStatus.IN_PROGRESS; iteration++) {
+        IterationResult r = balancer.runIteration();
+        progress.iteration(iteration, r);
+        status = r.status();
+        if (status == ExitStatus.IN_PROGRESS) {
+          Thread.sleep(settings.iterationPauseMillis());
+        }
+      }
+      if (status == ExitStatus.SUCCESS) {
+        out.println(settings.spreadRacks() ? "The cluster is balanced and its racks spread as far as allowed. Exiting..."
+            : "The cluster is balanced. Exiting...");
+      }
+      if (settings.reportFile() != null) {
+        balancer.countBlocksAfter();
+      }
+      BalanceReport report = new BalanceReport(balancer.record(), settings.threshold(),
+          (Time.monotonicNow() - start) / 1000.0);
+      report.printSummary(out);
+      if (settings.reportFile() != null) {
+        report.writeJson(settings.reportFile());
+        out.println("Report written to " + settings.reportFile());
+      }
+      return status.getExitCode();
+    } finally {
+      if (balancer != null) {
+        balancer.close();
+      }
+      for (NameNodeConnector c : connectors) {
+        IOUtils.cleanupWithLogger(LOG, c);
+      }
+      out.format("%-24s ", DateFormat.getDateTimeInstance().format(new Date()));
+      out.println("Balancing took " + (Time.monotonicNow() - start) / 1000.0 + " seconds");
+    }
+  }
+
+  /** As the stock balancer: {@code dfs.balancer.keytab.enabled} logs in from the keytab. */
+  private void loginFromKeytab() throws IOException {
+    if (conf.getBoolean(DFSConfigKeys.DFS_BALANCER_KEYTAB_ENABLED_KEY,
+        DFSConfigKeys.DFS_BALANCER_KEYTAB_ENABLED_DEFAULT)) {
+      LOG.info("Keytab is configured, will login using keytab.");
+      UserGroupInformation.setConfiguration(conf);
+      InetSocketAddress addr = NetUtils.createSocketAddr(conf.get(DFSConfigKeys.DFS_BALANCER_ADDRESS_KEY,
+          DFSConfigKeys.DFS_BALANCER_ADDRESS_DEFAULT), 0, DFSConfigKeys.DFS_BALANCER_ADDRESS_KEY);
+      SecurityUtil.login(conf, DFSConfigKeys.DFS_BALANCER_KEYTAB_FILE_KEY,
+          DFSConfigKeys.DFS_BALANCER_KERBEROS_PRINCIPAL_KEY, addr.getHostName());
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package org.bulwark.hdfs.balancer.exec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.bulwark.hdfs.balancer.plan.NodeUsage;
+
+/**
+ * Every live DataNode of one storage report, numbered for the planner, with its rack. Excluded
+ * and out-of-service nodes are in the table too: their replicas count for a block's racks.
+ */
+public final class NodeTable {
+  private final List<DatanodeStorageReport> reports;
+  private final Map<String, Integer> indexByUuid = new HashMap<>();
+  private final int[] rackOf;
+  private final List<String> rackNames = new ArrayList<>();
+
+  public NodeTable(DatanodeStorageReport[] liveReports) {
+    this.reports = new ArrayList<>(liveReports.length);
+    this.rackOf = new int[liveReports.length];
+    Map<String, Integer> rackIds = new LinkedHashMap<>();
+    for (DatanodeStorageReport r : liveReports) {
+      int index = reports.size();
+      reports.add(r);
+      DatanodeInfo dn = r.getDatanodeInfo();
+      indexByUuid.put(dn.getDatanodeUuid(), index);
+      String rack = dn.getNetworkLocation();
+      Integer id = rackIds.get(rack);
+      if (id == null) {
+        id = rackIds.size();
+        rackIds.put(rack, id);
+        rackNames.add(rack);
+      }
+      rackOf[index] = id;
+    }
+  }
+
+  public int size() {
+    return reports.size();
+  }
+
+  /** Index of a DataNode, or -1 when it is not live. */
+  public int indexOf(String datanodeUuid) {
+    Integer i = indexByUuid.get(datanodeUuid);
+    return i == null ? -1 : i;
+  }
+
+  public DatanodeInfo datanode(int node) {
+    return reports.get(node).getDatanodeInfo();
+  }
+
+  public StorageReport[] storages(int node) {
+    return reports.get(node).getStorageReports();
+  }
+
+  public int[] rackOf() {
+    return rackOf.clone();
+  }
+
+  public int rackOf(int node) {
+    return rackOf[node];
+  }
+
+  public int rackCount() {
+    return rackNames.size();
+  }
+
+  public String rackName(int rack) {
+    return rackNames.get(rack);
+  }
+
+  /**
+   * Usage of one storage type on each participating node, counted as the stock datanode policy
+   * counts it: used = capacity - remaining; only storages with room for a default block add to
+   * remaining.
+   */
+  public List<NodeUsage> usages(StorageType type, Predicate<DatanodeInfo> participates,
+      Predicate<DatanodeInfo> sourceAllowed, long defaultBlockSize) {
+    List<NodeUsage> out = new ArrayList<>();
+    for (int node = 0; node < reports.size(); node++) {
+      DatanodeInfo dn = datanode(node);
+      if (!participates.test(dn)) {
+        continue;
+      }
+      long capacity = 0;
+      long used = 0;
+      long remaining = 0;
+      for (StorageReport s : storages(node)) {
+        if (s.getStorage().getStorageType() != type) {
+          continue;
+        }
+        capacity += s.getCapacity();
+        used += s.getCapacity() - s.getRemaining();
+        if (s.getRemaining() >= defaultBlockSize) {
+          remaining += s.getRemaining();
+        }
+      }
+      if (capacity > 0) {
+        out.add(new NodeUsage(node, capacity, used, remaining, sourceAllowed.test(dn)));
+      }
+    }
+    return out;
+  }
+}

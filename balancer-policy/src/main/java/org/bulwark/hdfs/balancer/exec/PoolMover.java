@@ -1,0 +1,116 @@
+package org.bulwark.hdfs.balancer.exec;
+
+import java.io.Closeable;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher.DBlock;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher.DDatanode;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher.DDatanode.StorageGroup;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher.PendingMove;
+import org.apache.hadoop.hdfs.server.balancer.Dispatcher.Source;
+import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
+import org.apache.hadoop.hdfs.server.protocol.BlocksWithLocations.BlockWithLocations;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+
+/**
+ * Carries out moves of one block pool through Hadoop's {@code Dispatcher}, the public path the
+ * stock Mover drives: {@code Source.addPendingMove} re-checks each move (not moved recently, no
+ * replica on the target, the placement policy's {@code isMovable}) and picks the proxy, and the
+ * DataNodes copy the block and tell the NameNode to drop the source replica. One dispatcher
+ * lives for the whole run so its mover threads and moved-block window are shared by iterations.
+ */
+final class PoolMover implements Closeable {
+  private final NameNodeConnector connector;
+  private final Dispatcher dispatcher;
+  private final Map<String, DDatanode> datanodes = new HashMap<>();
+  private final Map<String, Source> groups = new HashMap<>();
+
+  PoolMover(NameNodeConnector connector, BalancerSettings settings, Configuration conf) {
+    this.connector = connector;
+    this.dispatcher = new Dispatcher(connector, settings.includedHosts(), settings.excludedHosts(),
+        settings.movedWinWidth(), settings.moverThreads(), 0, settings.maxConcurrentMovesPerNode(),
+        settings.maxNoMoveInterval(), conf);
+  }
+
+  NameNodeConnector connector() {
+    return connector;
+  }
+
+  /** Makes a DataNode's storages known, as source, target and proxy alike. */
+  void register(NodeTable table, int node) {
+    DatanodeInfo dn = table.datanode(node);
+    String uuid = dn.getDatanodeUuid();
+    DDatanode d = datanodes.get(uuid);
+    if (d == null) {
+      d = dispatcher.newDatanode(dn);
+      datanodes.put(uuid, d);
+      if (!dispatcher.getCluster().contains(dn)) {
+        dispatcher.getCluster().add(dn);
+      }
+    }
+    for (StorageReport s : table.storages(node)) {
+      StorageType type = s.getStorage().getStorageType();
+      String key = key(uuid, type);
+      if (!groups.containsKey(key)) {
+        Source g = d.addSource(type, Long.MAX_VALUE, dispatcher);
+        dispatcher.getStorageGroupMap().put(g);
+        groups.put(key, g);
+      }
+    }
+  }
+
+  /**
+   * Hands one move to the dispatcher.
+   *
+   * @return false when the dispatcher refused it now (a node busy, or the block not movable)
+   */
+  boolean submit(BlockWithLocations block, String sourceUuid, String targetUuid, StorageType type) {
+    Source source = groups.get(key(sourceUuid, type));
+    StorageGroup target = groups.get(key(targetUuid, type));
+    if (source == null || target == null) {
+      return false;
+    }
+    DBlock dblock = new DBlock(block.getBlock());
+    String[] uuids = block.getDatanodeUuids();
+    StorageType[] types = block.getStorageTypes();
+    for (int i = 0; i < uuids.length; i++) {
+      Source holder = groups.get(key(uuids[i], types[i]));
+      if (holder != null) {
+        dblock.addLocation(holder);
+      }
+    }
+    PendingMove move = source.addPendingMove(dblock, target);
+    if (move == null) {
+      return false;
+    }
+    dispatcher.executePendingMove(move);
+    return true;
+  }
+
+  /** Blocks until every submitted move finished or failed. */
+  void awaitMoves() {
+    Dispatcher.waitForMoveCompletion(groups.values());
+  }
+
+  long bytesMoved() {
+    return connector.getBytesMoved().get();
+  }
+
+  long blocksMoved() {
+    return connector.getBlocksMoved().get();
+  }
+
+  @Override
+  public void close() {
+    dispatcher.shutdownNow();
+    MoverThreads.shutdown(datanodes.values());
+  }
+
+  private static String key(String uuid, StorageType type) {
+    return uuid + ":" + type;
+  }
+}

@@ -1,0 +1,58 @@
+package org.bulwark.hdfs.balancer.exec;
+
+import java.util.SortedMap;
+
+/** Totals of one balancer run, for the summary table and the JSON report. */
+public final class RunRecord {
+  int iterationsWithMoves;
+  long moves;
+  long movesAddingRack;
+  long bytesMoved;
+  long bytesMinToMove = -1;
+  UtilisationFigures before;
+  UtilisationFigures after;
+  SortedMap<Integer, Long> blocksByRacksBefore;
+  SortedMap<Integer, Long> blocksByRacksAfter;
+
+  public int iterationsWithMoves() {
+    return iterationsWithMoves;
+  }
+
+  public long moves() {
+    return moves;
+  }
+
+  public long movesAddingRack() {
+    return movesAddingRack;
+  }
+
+  public long movesKeepingRack() {
+    return moves - movesAddingRack;
+  }
+
+  public long bytesMoved() {
+    return bytesMoved;
+  }
+
+  /** Bytes that had to move before the first iteration (the classification's bytes left). */
+  public long bytesMinToMove() {
+    return Math.max(0, bytesMinToMove);
+  }
+
+  public UtilisationFigures before() {
+    return before;
+  }
+
+  public UtilisationFigures after() {
+    return after;
+  }
+
+  /** Null unless {@code -report} asked for the namespace listing. */
+  public SortedMap<Integer, Long> blocksByRacksBefore() {
+    return blocksByRacksBefore;
+  }
+
+  public SortedMap<Integer, Long> blocksByRacksAfter() {
+    return blocksByRacksAfter;
+  }
+}

@@ -1,0 +1,70 @@
+package org.bulwark.hdfs.balancer.it;
+
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.bulwark.hdfs.testkit.Utilisation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hdfs balancer -policy availability} on a federated 10-DataNode, 4-rack cluster. */
+class AvailabilityBalancerClusterTest {
+  @TempDir
+  File tmp;
+
+  @Test
+  void balancesAFederatedClusterMostlyByMovesThatAddARack() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:3,/r2:3,/r3:2,/r4:2")
+        .nameservices(2).capacity(128 * MB).build()) {
+      List<DataNodeHandle> dns = c.dataNodes();
+      SkewedCluster data = new SkewedCluster(c, 2 * MB);
+      double before = data.write(Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8)), 10, 200);
+      assertTrue(before >= 10, "skewed layout: std-dev " + before);
+      Map<Integer, Integer> racksBefore = data.blocksByRacks();
+
+      File report = new File(tmp, "report.json");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      int exit = ToolRunner.run(c.conf(), new BalancerLauncher(new PrintStream(out, true, "UTF-8"), System.err),
+          new String[] {"-policy", "availability", "-threshold", "10", "-report", report.getPath()});
+      String console = out.toString("UTF-8");
+      assertEquals(0, exit, console);
+      assertTrue(console.contains("The cluster is balanced. Exiting..."), console);
+
+      data.awaitMovesSettled();
+      Utilisation after = data.settledUtilisation();
+      double mean = after.dataNodes().stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
+          / after.dataNodes().stream().mapToLong(Utilisation.Entry::capacity).sum();
+      for (Utilisation.Entry e : after.dataNodes()) {
+        assertTrue(Math.abs(e.percent() - mean) <= 10, e + " vs mean " + mean + "\n" + console);
+      }
+      data.verifyAll();
+      Map<Integer, Integer> racksAfter = data.blocksByRacks();
+      assertEquals(racksBefore.values().stream().mapToInt(i -> i).sum(),
+          racksAfter.values().stream().mapToInt(i -> i).sum());
+      assertEquals(0, racksAfter.getOrDefault(1, 0), "no block lost a rack: " + racksAfter);
+      assertTrue(racksAfter.getOrDefault(3, 0) > racksBefore.getOrDefault(3, 0), racksBefore + " -> " + racksAfter);
+
+      String json = new String(Files.readAllBytes(report.toPath()), StandardCharsets.UTF_8);
+      System.out.println(console + json);
+      for (String field : new String[] {"policy", "threshold", "iterations", "duration_s", "bytes_moved",
+          "bytes_min_to_move", "moves", "moves_adding_rack", "moves_keeping_rack", "dn_util_stddev_before",
+          "dn_util_stddev_after", "dn_util_max_dev_after", "rack_util_before", "rack_util_after",
+          "blocks_by_rack_count_before", "blocks_by_rack_count_after"}) {
+        assertTrue(json.contains("\"" + field + "\""), field + " in " + json);
+      }
+    }
+  }
+}
