@@ -293,10 +293,18 @@ public final class BulwarkMiniCluster implements AutoCloseable {
         }
         cluster = mb.build();
         cluster.waitActive();
+        if (ha) {
+          // MiniDFSCluster leaves fs.defaultFS at the last NameNode it configured; a client of an HA
+          // nameservice names it by its logical URI.
+          conf.set("fs.defaultFS", "hdfs://" + nsIds.get(0));
+        }
         if (ha && activateFirstNameNodes) {
           for (int ns = 0; ns < nsIds.size(); ns++) {
             cluster.transitionToActive(ns * nameNodesPerNameservice);
           }
+          // A NameNode that becomes active treats every storage as stale until its next full block
+          // report (getBlocks skips them): report now rather than in dfs.blockreport.intervalMsec.
+          cluster.triggerBlockReports();
         }
         return new BulwarkMiniCluster(this, conf, zk, nsIds, handles, capacityByHost, cluster);
       } catch (Exception e) {

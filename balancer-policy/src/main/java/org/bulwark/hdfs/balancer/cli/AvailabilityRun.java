@@ -84,8 +84,7 @@ public final class AvailabilityRun {
     List<NameNodeConnector> connectors = Collections.emptyList();
     AvailabilityBalancer balancer = null;
     try {
-      connectors = NameNodeConnector.newNameNodeConnectors(nameNodes, nsIds, "Balancer",
-          BALANCER_ID_PATH, conf, settings.maxIdleIterations());
+      connectors = connect(nameNodes, nsIds);
       List<NameNodeConnector> selected = new ArrayList<>();
       for (NameNodeConnector c : connectors) {
         if (settings.blockPools().isEmpty() || settings.blockPools().contains(c.getBlockpoolID())) {
@@ -135,6 +134,30 @@ public final class AvailabilityRun {
       }
       out.format("%-24s ", DateFormat.getDateTimeInstance().format(new Date()));
       out.println("Balancing took " + (Time.monotonicNow() - start) / 1000.0 + " seconds");
+    }
+  }
+
+  /**
+   * One connector per namespace, as {@code NameNodeConnector.newNameNodeConnectors} makes them, but
+   * closing those already made when a later one fails: each holds the lock file of its namespace,
+   * and a leaked one would lock every later run out while this JVM lives.
+   */
+  private List<NameNodeConnector> connect(Collection<URI> nameNodes, Collection<String> nsIds) throws IOException {
+    List<NameNodeConnector> made = new ArrayList<>();
+    try {
+      for (URI uri : nameNodes) {
+        String nsId = nsIds != null && nsIds.contains(uri.getAuthority()) ? uri.getAuthority() : null;
+        NameNodeConnector c = new NameNodeConnector("Balancer", uri, nsId, BALANCER_ID_PATH, null, conf,
+            settings.maxIdleIterations());
+        made.add(c);
+        c.getKeyManager().startBlockKeyUpdater();
+      }
+      return made;
+    } catch (IOException | RuntimeException e) {
+      for (NameNodeConnector c : made) {
+        IOUtils.cleanupWithLogger(LOG, c);
+      }
+      throw e;
     }
   }
 

@@ -1,0 +1,164 @@
+package org.bulwark.hdfs.balancer.it;
+
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.WAIT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A balancer stopped mid-iteration (kill -9, Ctrl-C) or whose NameNode fails over mid-run loses
+ * no block and leaves none under-replicated, and a rerun converges. Moves are slowed
+ * ({@code dfs.datanode.balance.bandwidthPerSec} 512 KB/s) so that the interruption lands while
+ * blocks are being copied.
+ */
+class InterruptedBalancerTest {
+  @TempDir
+  File tmp;
+
+  private static BulwarkMiniCluster.Builder slowMoves(BulwarkMiniCluster.Builder b) {
+    return b.topology("/r1:2,/r2:2,/r3:2,/r4:2").capacity(96 * MB)
+        .configure(conf -> conf.setLong("dfs.datanode.balance.bandwidthPerSec", 512 * 1024));
+  }
+
+  private static SkewedCluster skew(BulwarkMiniCluster c) throws Exception {
+    List<DataNodeHandle> dns = c.dataNodes();
+    SkewedCluster data = new SkewedCluster(c, 2 * MB);
+    data.write(Arrays.asList(dns.get(0), dns.get(2), dns.get(4), dns.get(6)), 10, 120);
+    return data;
+  }
+
+  @Test
+  void killedWithSigkillMidIterationThenRerunConverges() throws Exception {
+    try (BulwarkMiniCluster c = slowMoves(BulwarkMiniCluster.builder()).build()) {
+      SkewedCluster data = skew(c);
+      Process child = startInOwnJvm(c);
+      long baseline = reportedUse(c);
+      Await.until("a move landed", WAIT, () -> reportedUse(c) != baseline || !child.isAlive());
+      assertTrue(child.isAlive(), "the balancer was still moving blocks: " + output());
+      child.destroyForcibly().waitFor();
+
+      assertNothingLost(c, data);
+      c.mini().setLeasePeriod(1000, 2000); // the dead balancer's lock file lease
+      rerunConverges(c, data);
+    }
+  }
+
+  @Test
+  void stoppedWithCtrlCThenRerunAtOnce() throws Exception {
+    try (BulwarkMiniCluster c = slowMoves(BulwarkMiniCluster.builder()).build()) {
+      SkewedCluster data = skew(c);
+      Process child = startInOwnJvm(c);
+      long baseline = reportedUse(c);
+      Await.until("a move landed", WAIT, () -> reportedUse(c) != baseline || !child.isAlive());
+      child.destroy(); // SIGTERM, as Ctrl-C: shutdown hooks run and release the lock file
+      child.waitFor();
+
+      assertNothingLost(c, data);
+      BalancerRuns rerun = BalancerRuns.run(c.conf(), "-policy", "availability");
+      assertEquals(0, rerun.exit, rerun.console);
+    }
+  }
+
+  @Test
+  void nameNodeFailoverMidRun() throws Exception {
+    try (BulwarkMiniCluster c = slowMoves(BulwarkMiniCluster.builder()).nameNodesPerNameservice(2).build()) {
+      SkewedCluster data = skew(c);
+      long baseline = reportedUse(c);
+      CompletableFuture<BalancerRuns> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return BalancerRuns.run(c.conf(), "-policy", "availability");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Await.until("a move landed", WAIT, () -> reportedUse(c) != baseline || run.isDone());
+      c.mini().transitionToStandby(0);
+      c.mini().transitionToActive(1);
+      BalancerRuns during = run.get();
+      // After a failover the new active NameNode offers no blocks from a storage until that
+      // storage's next full block report (getBlocks skips stale storages): the stock balancer
+      // then stops with NO_MOVE_BLOCK, and so does this one.
+      assertTrue(during.exit == 0 || during.exit == ExitStatus.NO_MOVE_BLOCK.getExitCode()
+          || during.exit == ExitStatus.IO_EXCEPTION.getExitCode(), during.console);
+      c.mini().triggerBlockReports();
+
+      assertNothingLost(c, data);
+      rerunConverges(c, data);
+    }
+  }
+
+  private Process startInOwnJvm(BulwarkMiniCluster c) throws IOException {
+    File conf = new File(tmp, "balancer-site.xml");
+    try (OutputStream out = new FileOutputStream(conf)) {
+      c.conf().writeXml(out);
+    }
+    List<String> cmd = new ArrayList<>(Arrays.asList(
+        new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp", System.getProperty("java.class.path")));
+    if (System.getProperty("log4j.configuration") != null) {
+      cmd.add("-Dlog4j.configuration=" + System.getProperty("log4j.configuration"));
+    }
+    cmd.addAll(Arrays.asList(BalancerLauncher.class.getName(), "-conf", conf.getPath(), "-policy", "availability"));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(new File(tmp, "balancer.out")).start();
+  }
+
+  private String output() throws IOException {
+    return new String(Files.readAllBytes(new File(tmp, "balancer.out").toPath()), StandardCharsets.UTF_8);
+  }
+
+  private static void assertNothingLost(BulwarkMiniCluster c, SkewedCluster data) throws Exception {
+    // the interrupted run is over: let the DataNodes copy at full speed again
+    c.fs(0).setBalancerBandwidth(100L << 20);
+    for (int ns = 0; ns < c.nameservices().size(); ns++) {
+      c.awaitFullyReplicated(ns, WAIT);
+    }
+    data.verifyAll();
+    Map<Integer, Integer> racks = data.blocksByRacks();
+    assertEquals(0, racks.getOrDefault(1, 0), "no block was left on one rack: " + racks);
+  }
+
+  private static void rerunConverges(BulwarkMiniCluster c, SkewedCluster data) throws Exception {
+    BalancerRuns[] last = new BalancerRuns[1];
+    // until the lock file of the interrupted run is recovered, a rerun ends with "Another Balancer is running"
+    try {
+      Await.until("a rerun that is not locked out", WAIT, () -> {
+        last[0] = BalancerRuns.run(c.conf(), "-policy", "availability");
+        return last[0].exit != ExitStatus.IO_EXCEPTION.getExitCode();
+      });
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("last rerun: " + last[0].console, e);
+    }
+    assertEquals(0, last[0].exit, last[0].console);
+    assertTrue(last[0].console.contains("The cluster is balanced. Exiting..."), last[0].console);
+    data.awaitMovesSettled();
+    data.verifyAll();
+  }
+
+  private static long reportedUse(BulwarkMiniCluster c) throws IOException {
+    long sum = 0;
+    for (DatanodeInfo dn : c.fs(0).getDataNodeStats(DatanodeReportType.LIVE)) {
+      sum += dn.getDfsUsed();
+    }
+    return sum;
+  }
+}
