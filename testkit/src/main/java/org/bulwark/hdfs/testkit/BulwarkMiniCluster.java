@@ -114,6 +114,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     private boolean fastSettings = true;
     private Class<? extends BlockPlacementPolicy> placementPolicy;
     private File baseDir;
+    private boolean reuseStorage;
     private final List<Consumer<Configuration>> configurers = new ArrayList<>();
 
     private Builder() {
@@ -200,6 +201,17 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
 
     /** Where the cluster keeps its storage (default: a fresh directory under test.build.data). */
+    /**
+     * Starts on the NameNode and DataNode storage already in {@link #baseDir(File)} instead of
+     * formatting it: a copy of a stopped cluster's directory restarts that cluster's exact block
+     * layout (benchmarks start every contender from one layout this way). The topology and
+     * nameservices must be the ones the storage was made with.
+     */
+    public Builder reuseStorage() {
+      this.reuseStorage = true;
+      return this;
+    }
+
     public Builder baseDir(File dir) {
       this.baseDir = dir;
       return this;
@@ -212,6 +224,9 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
 
     public BulwarkMiniCluster build() throws IOException {
+      if (reuseStorage && baseDir == null) {
+        throw new IllegalArgumentException("reuseStorage() needs baseDir(dir) naming the storage to start on");
+      }
       int seq = SEQUENCE.incrementAndGet();
       Configuration conf = new HdfsConfiguration();
       if (fastSettings) {
@@ -280,7 +295,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
             .storagesPerDatanode(1)
             .dataNodeConfOverlays(dnOverlays)
             .checkDataNodeAddrConfig(true)
-            .format(true);
+            .format(!reuseStorage);
         if (withCapacity > 0) {
           mb.storageCapacities(capacities);
         }
@@ -690,11 +705,22 @@ public final class BulwarkMiniCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    shutdown(true);
+  }
+
+  /**
+   * Stops the cluster and leaves its storage in the base directory, for {@link Builder#reuseStorage()}.
+   */
+  public void closeKeepingStorage() {
+    shutdown(false);
+  }
+
+  private void shutdown(boolean deleteStorage) {
     for (DistributedFileSystem fs : fileSystems.values()) {
       IOUtils.closeStream(fs);
     }
     fileSystems.clear();
-    cluster.shutdown(true);
+    cluster.shutdown(deleteStorage);
     IOUtils.closeStream(zooKeeper);
   }
 }

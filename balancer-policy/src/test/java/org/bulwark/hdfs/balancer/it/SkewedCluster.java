@@ -41,17 +41,31 @@ final class SkewedCluster {
     this.fileLength = fileLength;
   }
 
+  /** The files {@link #write} left, on a cluster restarted from a copy of that cluster's storage. */
+  static SkewedCluster restarted(BulwarkMiniCluster cluster, long fileLength, int fileCount) {
+    SkewedCluster s = new SkewedCluster(cluster, fileLength);
+    for (int i = 0; i < fileCount; i++) {
+      s.files.add(new Path[] {new Path("/data/f" + i), new Path(String.valueOf(i % cluster.nameservices().size()))});
+    }
+    return s;
+  }
+
+  /** Writes {@code count} more files, round-robin over the writers and the namespaces. */
+  void writeMore(List<DataNodeHandle> writers, int count) throws Exception {
+    for (int k = 0; k < count; k++) {
+      int i = files.size();
+      int ns = i % cluster.nameservices().size();
+      Path p = new Path("/data/f" + i);
+      cluster.writeFile(ns, p, fileLength, WriteOrigin.fromDataNode(writers.get(i % writers.size())), 3);
+      files.add(new Path[] {p, new Path(String.valueOf(ns))});
+    }
+  }
+
   /** Writes until the reported std-dev reaches {@code minStdDev}; returns it. */
   double write(List<DataNodeHandle> writers, double minStdDev, int maxFiles) throws Exception {
-    int i = 0;
     double stdDev = 0;
-    while (i < maxFiles) {
-      for (int batch = 0; batch < 8 && i < maxFiles; batch++, i++) {
-        int ns = i % cluster.nameservices().size();
-        Path p = new Path("/data/f" + i);
-        cluster.writeFile(ns, p, fileLength, WriteOrigin.fromDataNode(writers.get(i % writers.size())), 3);
-        files.add(new Path[] {p, new Path(String.valueOf(ns))});
-      }
+    while (files.size() < maxFiles) {
+      writeMore(writers, Math.min(8, maxFiles - files.size()));
       stdDev = settledUtilisation().dataNodeStdDev();
       if (stdDev >= minStdDev) {
         break;

@@ -1,0 +1,269 @@
+package org.bulwark.hdfs.balancer.it;
+
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.io.FileUtils;
+import org.bulwark.hdfs.balancer.plan.Classification;
+import org.bulwark.hdfs.balancer.plan.NodeUsage;
+import org.bulwark.hdfs.balancer.plan.ScalePlanning;
+import org.bulwark.hdfs.testkit.BenchReport;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.bulwark.hdfs.testkit.StoppedDataNodes;
+import org.bulwark.hdfs.testkit.Utilisation;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seed's comparison on a mini cluster: 10 DataNodes on racks of 3/3/2/2, two namespaces,
+ * RF 3. Each run builds one initial layout, keeps a copy of the cluster's storage, and starts
+ * every contender (no balancing, the stock datanode and blockpool policies, availability) on its
+ * own copy, so all start from the very same replicas. Moves, rack gains and bytes are read from
+ * the NameNodes before and after, the same way for every contender; iterations from each
+ * balancer's progress lines. Also times the planner alone on 2,000 simulated DataNodes holding
+ * ten million replicas.
+ */
+@Tag("bench-all")
+@Tag("bench-balancer-policies")
+class BalancerPoliciesBenchmark {
+  private static final String TOPOLOGY = "/r1:3,/r2:3,/r3:2,/r4:2";
+  private static final long CAPACITY = 128 * MB;
+  private static final long FILE = 2 * MB;
+  private static final double THRESHOLD = 10;
+  private static final List<String> POLICIES = Arrays.asList("initial", "datanode", "blockpool", "availability");
+  private static final Pattern PROGRESS = Pattern.compile(
+      "\\s(\\d+)\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+(\\d+)\\s+(hdfs://\\S+)");
+
+  private final File work = new File(System.getProperty("test.build.data", "target/test-data"), "balancer-bench");
+
+  @Test
+  void balancerPolicies() throws Exception {
+    int runs = Integer.getInteger("bench.runs", 3);
+    BenchReport report = BenchReport.start("balancer-policies", runs);
+    List<Map<String, Object>> scenarios = new ArrayList<>();
+    scenarios.add(scenario("skewed-writers", runs, false));
+    scenarios.add(scenario("two-empty-datanodes-added", runs, true));
+    ObjectMapper json = new ObjectMapper();
+    report.root().set("scenarios", json.valueToTree(scenarios));
+    double[] sim = planAtScale();
+    report.root().put("sim_plan_s", sim[0]);
+    report.root().put("sim_heap_mb", sim[1]);
+    report.root().put("sim_datanodes", 2000);
+    report.root().put("sim_racks", 100);
+    report.root().put("sim_replicas", (long) sim[2]);
+    File out = report.write();
+    System.out.println(json.writerWithDefaultPrettyPrinter().writeValueAsString(report.root()));
+    System.out.println("wrote " + out);
+  }
+
+  private Map<String, Object> scenario(String name, int runs, boolean addEmptyNodes) throws Exception {
+    Map<String, List<Map<String, Object>>> byPolicy = new LinkedHashMap<>();
+    for (int run = 0; run < runs; run++) {
+      File template = new File(work, name + "-template");
+      FileUtils.deleteQuietly(template);
+      int files = buildLayout(template, addEmptyNodes);
+      for (String policy : POLICIES) {
+        File copy = new File(work, name + "-" + policy);
+        FileUtils.deleteQuietly(copy);
+        FileUtils.copyDirectory(template, copy);
+        byPolicy.computeIfAbsent(policy, p -> new ArrayList<>()).add(runPolicy(copy, files, policy));
+        FileUtils.deleteQuietly(copy);
+      }
+      FileUtils.deleteQuietly(template);
+    }
+    List<Map<String, Object>> policies = new ArrayList<>();
+    byPolicy.forEach((policy, results) -> policies.add(median(results)));
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("name", name);
+    s.put("policies", policies);
+    s.put("runs", runs);
+    return s;
+  }
+
+  /** Writes the initial layout and stops the cluster, leaving its storage in {@code dir}. */
+  private int buildLayout(File dir, boolean addEmptyNodes) throws Exception {
+    BulwarkMiniCluster c = cluster(dir, false);
+    try {
+      List<DataNodeHandle> dns = c.dataNodes();
+      SkewedCluster data = new SkewedCluster(c, FILE);
+      if (addEmptyNodes) {
+        // 8 DataNodes filled evenly by writers on each of them; then 2 more join, empty
+        StoppedDataNodes late = c.stop(Arrays.asList(dns.get(2), dns.get(5)));
+        c.declareDead(late);
+        List<DataNodeHandle> writers = new ArrayList<>(dns);
+        writers.removeAll(Arrays.asList(dns.get(2), dns.get(5)));
+        data.writeMore(writers, 64);
+        data.settledUtilisation();
+        c.restart(late);
+      } else {
+        // writers on one DataNode per rack, as map tasks spread over racks
+        data.write(Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8)), 11, 400);
+      }
+      data.settledUtilisation();
+      return data.fileCount();
+    } finally {
+      c.closeKeepingStorage();
+    }
+  }
+
+  private Map<String, Object> runPolicy(File dir, int files, String policy) throws Exception {
+    try (BulwarkMiniCluster c = cluster(dir, true)) {
+      SkewedCluster data = SkewedCluster.restarted(c, FILE, files);
+      Utilisation before = data.settledUtilisation();
+      LayoutDiff layoutBefore = LayoutDiff.read(c);
+      long start = System.nanoTime();
+      String console = "";
+      if (!policy.equals("initial")) {
+        console = runBalancer(c, policy);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      data.awaitMovesSettled();
+      Utilisation after = data.settledUtilisation();
+      LayoutDiff layoutAfter = LayoutDiff.read(c);
+      data.verifyAll();
+      long[] moves = layoutBefore.movesTo(layoutAfter);
+
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("policy", policy);
+      r.put("threshold", THRESHOLD);
+      r.put("iterations", iterationsWithMoves(console));
+      r.put("duration_s", seconds);
+      r.put("bytes_moved", moves[2]);
+      r.put("bytes_min_to_move", minBytesToMove(before));
+      r.put("moves", moves[0]);
+      r.put("moves_adding_rack", moves[1]);
+      r.put("moves_keeping_rack", moves[0] - moves[1]);
+      r.put("dn_util_stddev_before", before.dataNodeStdDev());
+      r.put("dn_util_stddev_after", after.dataNodeStdDev());
+      r.put("dn_util_max_dev_after", maxDeviation(after));
+      r.put("rack_util_before", racks(before));
+      r.put("rack_util_after", racks(after));
+      r.put("blocks_by_rack_count_before", layoutBefore.blocksByRackCount());
+      r.put("blocks_by_rack_count_after", layoutAfter.blocksByRackCount());
+      System.out.printf("%-13s moves %4d adding %4d iterations %d bytes %6.1f MB stddev %.2f -> %.2f max dev %.2f %.1fs%n",
+          policy, moves[0], moves[1], iterationsWithMoves(console), moves[2] / (double) MB,
+          before.dataNodeStdDev(), after.dataNodeStdDev(), maxDeviation(after), seconds);
+      return r;
+    }
+  }
+
+  private static BulwarkMiniCluster cluster(File dir, boolean reuse) throws Exception {
+    BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology(TOPOLOGY).nameservices(2)
+        .capacity(CAPACITY).baseDir(dir);
+    return (reuse ? b.reuseStorage() : b).build();
+  }
+
+  private static String runBalancer(BulwarkMiniCluster c, String policy) throws Exception {
+    String[] args = {"-policy", policy, "-threshold", String.valueOf(THRESHOLD)};
+    if (policy.equals("availability")) {
+      return BalancerRuns.run(c.conf(), args).console;
+    }
+    // the stock balancer prints its progress to System.out
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, "UTF-8"));
+    try {
+      BalancerRuns.run(c.conf(), args);
+    } finally {
+      System.setOut(stdout);
+    }
+    return captured.toString("UTF-8");
+  }
+
+  /** Iterations in which some block pool's moved-blocks count grew, from the progress lines. */
+  static int iterationsWithMoves(String console) {
+    Map<String, Long> lastMoved = new LinkedHashMap<>();
+    TreeSet<Integer> moving = new TreeSet<>();
+    for (String line : console.split("\n")) {
+      Matcher m = PROGRESS.matcher(line);
+      if (m.find()) {
+        long moved = Long.parseLong(m.group(2));
+        long before = lastMoved.getOrDefault(m.group(3), 0L);
+        if (moved > before) {
+          moving.add(Integer.parseInt(m.group(1)));
+        }
+        lastMoved.put(m.group(3), moved);
+      }
+    }
+    return moving.size();
+  }
+
+  private static long minBytesToMove(Utilisation u) {
+    List<NodeUsage> usages = new ArrayList<>();
+    for (int i = 0; i < u.dataNodes().size(); i++) {
+      Utilisation.Entry e = u.dataNodes().get(i);
+      usages.add(new NodeUsage(i, e.capacity(), e.used(), e.capacity() - e.used(), true));
+    }
+    return Classification.classify(usages.size(), usages, THRESHOLD, Long.MAX_VALUE).bytesLeftToMove();
+  }
+
+  private static double maxDeviation(Utilisation u) {
+    double avg = u.dataNodes().stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
+        / u.dataNodes().stream().mapToLong(Utilisation.Entry::capacity).sum();
+    return u.dataNodes().stream().mapToDouble(e -> Math.abs(e.percent() - avg)).max().orElse(0);
+  }
+
+  private static Map<String, Object> racks(Utilisation u) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Utilisation.Entry e : u.racks()) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("bytes", e.used());
+      r.put("pct", e.percent());
+      out.put(e.name(), r);
+    }
+    return out;
+  }
+
+  /** Median of every number, key by key (nested maps too); the first run's text fields. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> median(List<Map<String, Object>> runs) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    TreeSet<String> keys = new TreeSet<>();
+    runs.forEach(r -> keys.addAll(r.keySet()));
+    for (String key : runs.get(0).keySet()) {
+      keys.remove(key);
+    }
+    List<String> ordered = new ArrayList<>(runs.get(0).keySet());
+    ordered.addAll(keys);
+    for (String key : ordered) {
+      Object first = runs.get(0).get(key);
+      if (first instanceof Number) {
+        double[] v = runs.stream().mapToDouble(r -> r.get(key) == null ? 0 : ((Number) r.get(key)).doubleValue())
+            .sorted().toArray();
+        double m = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        out.put(key, first instanceof Long || first instanceof Integer ? (Object) Math.round(m) : (Object) m);
+      } else if (first instanceof Map) {
+        List<Map<String, Object>> nested = new ArrayList<>();
+        for (Map<String, Object> r : runs) {
+          nested.add(r.get(key) == null ? new LinkedHashMap<>() : (Map<String, Object>) r.get(key));
+        }
+        out.put(key, median(nested));
+      } else {
+        out.put(key, first);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Plans one iteration for 2,000 simulated DataNodes on 100 racks holding ten million replicas.
+   *
+   * @return {seconds to classify and plan, heap used in MB with everything alive, replicas}
+   */
+  private static double[] planAtScale() {
+    return ScalePlanning.run(new Random(42));
+  }
+}
