@@ -20,7 +20,9 @@ import java.util.TreeSet;
  * <li>over-utilised sources shed what takes them inside half the threshold, by rack-adding moves;</li>
  * <li>what they still must shed, by rack-keeping moves;</li>
  * <li>every source gives, up to the stock per-iteration amount (down to the average), by
- * rack-adding moves only;</li>
+ * rack-adding moves only, paired as the stock balancer pairs: over-utilised sources with any
+ * target, above-average ones with under-utilised targets only (so no more bytes move than the
+ * stock balancer would move);</li>
  * <li>under-utilised targets still short of half the threshold take rack-keeping moves.</li>
  * </ol>
  * Pairing is per block rather than per node pair: a target is picked for each block among the
@@ -51,6 +53,7 @@ public final class MovePlanner {
     double band = c.threshold() * BAND_FRACTION;
     Assigner a = new Assigner(n, candidates, Long.MAX_VALUE);
     List<Integer> over = new ArrayList<>();
+    List<Integer> above = new ArrayList<>();
     List<Integer> sources = new ArrayList<>();
     for (int node = 0; node < n; node++) {
       UtilisationClass cls = c.classOf(node);
@@ -60,20 +63,25 @@ public final class MovePlanner {
         if (cls == UtilisationClass.OVER_UTILISED) {
           a.sourceMust[node] = Math.min(a.sourceLeft[node], Math.max(0, c.bytesOutside(node, band)));
           over.add(node);
+        } else {
+          above.add(node);
         }
       } else if (cls.isTarget()) {
         a.targetLeft[node] = c.maxBytesToMove(node);
         if (cls == UtilisationClass.UNDER_UTILISED) {
           a.targetMust[node] = Math.min(a.targetLeft[node], Math.max(0, -c.bytesOutside(node, band)));
+          a.underUtilised[node] = true;
         }
       }
     }
     byUtilisationDescending(over, c);
+    byUtilisationDescending(above, c);
     byUtilisationDescending(sources, c);
     a.openTargets();
-    a.giveAway(over, true, true);
-    a.giveAway(over, true, false);
-    a.giveAway(sources, false, true);
+    a.giveAway(over, true, true, false);
+    a.giveAway(over, true, false, false);
+    a.giveAway(over, false, true, false);
+    a.giveAway(above, false, true, true);
     a.fillNeedyTargets(sources);
     return new Plan(a.moves);
   }
@@ -104,7 +112,7 @@ public final class MovePlanner {
     }
     byUtilisationDescending(sources, c);
     a.openTargets();
-    a.giveAway(sources, false, true);
+    a.giveAway(sources, false, true, false);
     return new Plan(a.moves);
   }
 
@@ -119,6 +127,7 @@ public final class MovePlanner {
     final long[] sourceMust;
     final long[] targetLeft;
     final long[] targetMust;
+    final boolean[] underUtilised;
     final Map<Integer, List<BlockCandidate>> candidates;
     final int[] addingCursor;
     final int[] keepingCursor;
@@ -133,6 +142,7 @@ public final class MovePlanner {
       sourceMust = new long[n];
       targetLeft = new long[n];
       targetMust = new long[n];
+      underUtilised = new boolean[n];
       addingCursor = new int[n];
       keepingCursor = new int[n];
       fillingCursor = new int[n];
@@ -163,15 +173,16 @@ public final class MovePlanner {
      *
      * @param untilMust stop a source once it shed what it must (else: what it may)
      * @param addingOnly rack-adding moves only (else rack-keeping ones too)
+     * @param underOnly to under-utilised targets only
      */
-    void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly) {
+    void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly, boolean underOnly) {
       List<Integer> active = new LinkedList<>(sources);
       int[] cursor = addingOnly ? addingCursor : keepingCursor;
       while (!active.isEmpty() && budget > 0) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
           long limit = untilMust ? sourceMust[s] : sourceLeft[s];
-          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false)) {
+          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false, underOnly)) {
             i.remove();
           }
         }
@@ -184,7 +195,7 @@ public final class MovePlanner {
       while (!active.isEmpty() && hasNeedyTarget()) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
-          if (sourceLeft[s] <= 0 || !moveOne(s, fillingCursor, false, true)) {
+          if (sourceLeft[s] <= 0 || !moveOne(s, fillingCursor, false, true, true)) {
             i.remove();
           }
         }
@@ -196,7 +207,7 @@ public final class MovePlanner {
     }
 
     /** Plans the source's next acceptable block; false when its candidates are used up. */
-    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly) {
+    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly, boolean underOnly) {
       List<BlockCandidate> blocks = candidates.getOrDefault(s, Collections.emptyList());
       while (cursor[s] < blocks.size()) {
         BlockCandidate b = blocks.get(cursor[s]++);
@@ -207,7 +218,7 @@ public final class MovePlanner {
         if (addingOnly && !canAdd) {
           continue;
         }
-        int t = chooseTarget(b, s, addingOnly, needyOnly);
+        int t = chooseTarget(b, s, addingOnly, needyOnly, underOnly);
         if (t >= 0) {
           assign(b, s, t);
           return true;
@@ -216,7 +227,7 @@ public final class MovePlanner {
       return false;
     }
 
-    private int chooseTarget(BlockCandidate b, int s, boolean addingOnly, boolean needyOnly) {
+    private int chooseTarget(BlockCandidate b, int s, boolean addingOnly, boolean needyOnly, boolean underOnly) {
       long size = b.size();
       int bestKeeping = -1;
       for (int t : targets) {
@@ -230,7 +241,7 @@ public final class MovePlanner {
           }
           break; // room only shrinks from here on
         }
-        if (t == s || b.isHeldBy(t)) {
+        if (t == s || b.isHeldBy(t) || (underOnly && !underUtilised[t])) {
           continue;
         }
         int delta = racks.delta(b.holders(), s, t);

@@ -12,8 +12,11 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.Utilisation;
@@ -65,6 +68,26 @@ class AvailabilityBalancerClusterTest {
           "blocks_by_rack_count_before", "blocks_by_rack_count_after"}) {
         assertTrue(json.contains("\"" + field + "\""), field + " in " + json);
       }
+    }
+  }
+
+  @Test
+  void withBulwarksPlacementPolicyEveryMoveKeepsOneReplicaPerRack() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2,/r4:2")
+        .capacity(96 * MB).placementPolicy(OneReplicaPerRackPlacementPolicy.class).build()) {
+      List<DataNodeHandle> dns = c.dataNodes();
+      SkewedCluster data = new SkewedCluster(c, 2 * MB);
+      data.write(Arrays.asList(dns.get(0), dns.get(2)), 8, 80);
+      Configuration conf = c.conf();
+      conf.set("dfs.block.replicator.classname", OneReplicaPerRackPlacementPolicy.class.getName());
+      BalancerRuns r = BalancerRuns.run(conf, "-policy", "availability", "-threshold", "5");
+      assertTrue(r.exit == 0 || r.exit == ExitStatus.NO_MOVE_PROGRESS.getExitCode()
+          || r.exit == ExitStatus.NO_MOVE_BLOCK.getExitCode(), r.console);
+      assertTrue(r.console.contains("block moves"), r.console);
+      data.awaitMovesSettled();
+      Map<Integer, Integer> racks = data.blocksByRacks();
+      assertEquals(Integer.valueOf(data.fileCount() * 2), racks.get(3), "every block still on 3 racks: " + racks);
+      data.verifyAll();
     }
   }
 }

@@ -43,6 +43,21 @@ class MovePlannerTest {
   }
 
   @Test
+  void anAboveAverageSourceGivesOnlyToUnderUtilisedTargetsAsInTheStockPairing() {
+    // racks: 0 -> {0,1}, 1 -> {2}, 2 -> {3}; average 50 %: node 0 above, node 3 below, none under
+    int[] rackOf = {0, 0, 1, 2};
+    BlockCandidate b = new BlockCandidate(0, 7, 10 * MB, new int[] {0, 1, 2});
+    Classification c = Classification.classify(4, Arrays.asList(
+        new NodeUsage(0, 1000 * MB, 560 * MB, 440 * MB, true),
+        new NodeUsage(1, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(2, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(3, 1000 * MB, 440 * MB, 560 * MB, true)), 10, 1L << 40);
+    assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(0));
+    assertEquals(UtilisationClass.BELOW_AVERAGE, c.classOf(3));
+    assertTrue(new MovePlanner(rackOf, MoveCheck.RACKS_ONLY).balance(c, only(0, b)).isEmpty());
+  }
+
+  @Test
   void neverLowersTheRackCount() {
     // the source holds the block's lone replica on rack 0; the only target shares rack 1 with another
     int[] rackOf = {0, 1, 1, 2};

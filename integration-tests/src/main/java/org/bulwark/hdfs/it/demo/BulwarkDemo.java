@@ -13,9 +13,12 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BlockSpread;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -81,6 +84,12 @@ public final class BulwarkDemo extends Configured implements Tool {
     try {
       writeDataSet(cluster, o);
       report(cluster);
+      if (o.balancer != null) {
+        writeSkewed(cluster, o);
+        report(cluster);
+        balance(cluster, o.balancer);
+        report(cluster);
+      }
       out.printf("NameNode web UI: http://%s/%n", hostPort(cluster));
       if (!o.exitWhenDone) {
         out.println("Running; press Ctrl-C to stop.");
@@ -141,6 +150,53 @@ public final class BulwarkDemo extends Configured implements Tool {
     }
     out.printf("Wrote %d files of %,d bytes under /demo/data in %.1f s: %d from DataNode hosts, %d from off-cluster%n",
         o.files, o.fileSize, (System.nanoTime() - started) / 1e9, local, o.files - local);
+  }
+
+  /**
+   * A third more data written by tasks on one DataNode of each of two racks, as a job pinned to a
+   * few hosts does: those DataNodes fill far above the others.
+   */
+  private void writeSkewed(BulwarkMiniCluster cluster, DemoOptions o) throws IOException {
+    List<DataNodeHandle> dns = cluster.dataNodes();
+    List<DataNodeHandle> writers = List.of(dns.get(0), dns.get(dns.size() - 1));
+    int files = Math.max(1, o.files / 3);
+    for (int i = 0; i < files; i++) {
+      cluster.writeFile(new Path(String.format("/demo/skewed/part-%05d", i)), o.fileSize,
+          WriteOrigin.fromDataNode(writers.get(i % writers.size())));
+    }
+    try {
+      cluster.awaitReplication(0, new Path("/demo"), Duration.ofSeconds(60));
+      long expected = 0;
+      for (FileStatus f : cluster.fs().listStatus(new Path("/demo/skewed"))) {
+        expected += f.getLen() * f.getReplication();
+      }
+      long skewedBytes = expected;
+      // the balancer works from the DataNodes' reports: let them count the new replicas first
+      Await.until("DataNodes report the skewed write", Duration.ofSeconds(60),
+          () -> cluster.utilisation().dataNodes().stream().mapToLong(e -> e.used()).sum() >= skewedBytes);
+    } catch (TimeoutException | InterruptedException e) {
+      throw new IOException("replicas of the skewed write did not all reach the NameNode", e);
+    }
+    out.printf("%nSkewed write: %d more files from %s and %s%n", files, writers.get(0), writers.get(1));
+  }
+
+  /** Runs {@code hdfs balancer -policy POLICY -threshold 5} against the embedded cluster. */
+  private void balance(BulwarkMiniCluster cluster, String policy) throws Exception {
+    out.printf("%n$ hdfs balancer -policy %s -threshold 5%n", policy);
+    PrintStream stdout = System.out;
+    System.setOut(out); // the stock balancer prints to System.out
+    try {
+      int exit = ToolRunner.run(cluster.conf(), new BalancerLauncher(out, out),
+          new String[] {"-policy", policy, "-threshold", "5"});
+      out.printf("(balancer exit code %d)%n", exit);
+    } finally {
+      System.setOut(stdout);
+    }
+    try {
+      cluster.awaitReplication(0, new Path("/demo"), Duration.ofSeconds(60));
+    } catch (TimeoutException e) {
+      throw new IOException("replication did not settle after balancing", e);
+    }
   }
 
   private void report(BulwarkMiniCluster cluster) throws IOException {

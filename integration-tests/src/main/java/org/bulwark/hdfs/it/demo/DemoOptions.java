@@ -14,7 +14,8 @@ import org.bulwark.hdfs.testkit.TopologySpec;
 final class DemoOptions {
   // Option names avoid those GenericOptionsParser takes first (-files, -libjars, -archives, -conf, -fs, -D).
   static final String USAGE = "usage: bulwark demo [-topology SPEC] [-capacity BYTES] [-numFiles N] [-fileSize BYTES]"
-      + " [-placement default|one-per-rack|hierarchical|CLASS] [-dir DIR] [-seed N] [-exit]";
+      + " [-placement default|one-per-rack|hierarchical|CLASS] [-balancer availability|datanode|blockpool|none]"
+      + " [-dir DIR] [-seed N] [-exit]";
 
   TopologySpec topology = TopologySpec.parse("/dc1/r1:2,/dc1/r2:2,/dc1/r3:2,/dc2/r4:2,/dc2/r5:2,/dc2/r6:2");
   long capacity = 256L << 20;
@@ -24,6 +25,8 @@ final class DemoOptions {
   File dir = new File("target/demo-cluster");
   long seed = 1;
   boolean exitWhenDone;
+  /** The balancing policy run after a skewed write, or null for none. */
+  String balancer = "availability";
 
   static DemoOptions parse(String[] args) {
     DemoOptions o = new DemoOptions();
@@ -46,15 +49,25 @@ final class DemoOptions {
         case "-placement" -> o.placement = placement(value);
         case "-dir" -> o.dir = new File(value);
         case "-seed" -> o.seed = number(opt, value, Long.MIN_VALUE);
+        case "-balancer" -> o.balancer = balancer(value);
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
     }
     return o;
   }
 
+  private static String balancer(String value) {
+    return switch (value) {
+      case "availability", "datanode", "blockpool" -> value;
+      case "none" -> null;
+      default -> throw new IllegalArgumentException("-balancer '" + value
+          + "' is not valid: expected availability, datanode, blockpool or none");
+    };
+  }
+
   private static boolean isKnown(String opt) {
     return switch (opt) {
-      case "-topology", "-capacity", "-numFiles", "-fileSize", "-placement", "-dir", "-seed" -> true;
+      case "-topology", "-capacity", "-numFiles", "-fileSize", "-placement", "-dir", "-seed", "-balancer" -> true;
       default -> false;
     };
   }

@@ -50,6 +50,13 @@ class BulwarkDemoTest {
     assertEquals(18, total, "9 files of 2 one-MiB blocks");
     assertEquals(total, Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)));
     assertTrue(Pattern.compile("NameNode web UI: http://(localhost|127\\.0\\.0\\.1):\\d+/").matcher(out).find(), out);
+
+    // then a skewed write, and the availability balancer run on it
+    assertTrue(out.contains("Skewed write: 3 more files from"), out);
+    assertTrue(out.contains("$ hdfs balancer -policy availability -threshold 5"), out);
+    assertTrue(out.contains("Moves adding a rack"), out);
+    assertTrue(out.contains("Availability balancing summary"), out);
+    assertTrue(out.contains("(balancer exit code 0)"), out);
   }
 
   @Test
@@ -68,7 +75,7 @@ class BulwarkDemoTest {
     Thread runner = new Thread(() -> {
       try {
         ToolRunner.run(new Configuration(), demo, new String[] {"-topology", "/r1:1,/r2:1,/r3:1", "-numFiles", "1",
-            "-fileSize", "1k", "-dir", dir.toString()});
+            "-fileSize", "1k", "-balancer", "none", "-dir", dir.toString()});
       } catch (Exception e) {
         throw new RuntimeException(e);
       }
@@ -100,6 +107,7 @@ class BulwarkDemoTest {
       assertEquals(2, ToolRunner.run(new Configuration(), new BulwarkDemo(System.out), new String[] {"-topology", "/r1"}));
       assertEquals(2, ToolRunner.run(new Configuration(), new BulwarkDemo(System.out), new String[] {"-placement", "java.lang.String"}));
       assertEquals(2, ToolRunner.run(new Configuration(), new BulwarkDemo(System.out), new String[] {"-frobnicate"}));
+      assertEquals(2, ToolRunner.run(new Configuration(), new BulwarkDemo(System.out), new String[] {"-balancer", "sometimes"}));
     } finally {
       System.setErr(err);
     }
@@ -108,5 +116,6 @@ class BulwarkDemoTest {
     assertTrue(text.contains("bulwark demo: topology spec entry '/r1' is not /rack:count[@capacity]"), text);
     assertTrue(text.contains("bulwark demo: -placement 'java.lang.String' is not a BlockPlacementPolicy"), text);
     assertTrue(text.contains("bulwark demo: unknown option '-frobnicate'"), text);
+    assertTrue(text.contains("bulwark demo: -balancer 'sometimes' is not valid: expected availability, datanode, blockpool or none"), text);
   }
 }

@@ -1,0 +1,94 @@
+package org.bulwark.hdfs.balancer.it;
+
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.bulwark.hdfs.testkit.Utilisation;
+import org.junit.jupiter.api.Test;
+
+/** Stock options that change which DataNodes take part, and {@code -asService}, on a real cluster. */
+class StockOptionsClusterTest {
+  private static BulwarkMiniCluster skewed(SkewedCluster[] data) throws Exception {
+    BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2").capacity(96 * MB).build();
+    List<DataNodeHandle> dns = c.dataNodes();
+    data[0] = new SkewedCluster(c, 2 * MB);
+    data[0].write(Arrays.asList(dns.get(0), dns.get(2)), 10, 80);
+    return c;
+  }
+
+  private static long used(Utilisation u, DataNodeHandle dn) {
+    return u.dataNodes().stream().filter(e -> e.name().equals(dn.hostName())).findFirst().orElseThrow().used();
+  }
+
+  @Test
+  void anExcludedDataNodeNeitherGivesNorTakes() throws Exception {
+    SkewedCluster[] data = new SkewedCluster[1];
+    try (BulwarkMiniCluster c = skewed(data)) {
+      DataNodeHandle writer = c.dataNodes().get(0);
+      long before = used(data[0].settledUtilisation(), writer);
+      BalancerRuns r = BalancerRuns.run(c.conf(), "-policy", "availability", "-exclude", writer.hostName());
+      assertTrue(r.exit == 0 || r.exit == ExitStatus.NO_MOVE_BLOCK.getExitCode(), r.console);
+      assertTrue(r.console.contains("Moves adding a rack"), r.console);
+      data[0].awaitMovesSettled();
+      assertEquals(before, used(data[0].settledUtilisation(), writer), "the excluded writer kept its replicas");
+      data[0].verifyAll();
+    }
+  }
+
+  @Test
+  void onlyNamedSourcesGive() throws Exception {
+    SkewedCluster[] data = new SkewedCluster[1];
+    try (BulwarkMiniCluster c = skewed(data)) {
+      DataNodeHandle source = c.dataNodes().get(2);
+      DataNodeHandle other = c.dataNodes().get(0);
+      Utilisation before = data[0].settledUtilisation();
+      BalancerRuns r = BalancerRuns.run(c.conf(), "-policy", "availability", "-source", source.hostName(),
+          "-idleiterations", "1");
+      assertTrue(r.exit <= 0, r.console);
+      data[0].awaitMovesSettled();
+      Utilisation after = data[0].settledUtilisation();
+      assertTrue(used(after, source) < used(before, source), "the named source gave: " + r.console);
+      assertTrue(used(after, other) >= used(before, other), "the other writer gave nothing");
+    }
+  }
+
+  @Test
+  void asServiceRunsRoundsUntilStopped() throws Exception {
+    SkewedCluster[] data = new SkewedCluster[1];
+    try (BulwarkMiniCluster c = skewed(data)) {
+      Configuration conf = c.conf();
+      conf.set("dfs.balancer.service.interval", "1s");
+      ByteArrayOutputStream console = new ByteArrayOutputStream(); // synchronized: read while written
+      PrintStream print = new PrintStream(console, true, "UTF-8");
+      Thread[] runner = new Thread[1];
+      CompletableFuture<Integer> service = CompletableFuture.supplyAsync(() -> {
+        runner[0] = Thread.currentThread();
+        try {
+          return ToolRunner.run(conf, new BalancerLauncher(print, print), new String[] {"-policy", "availability", "-asService"});
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Await.until("two service rounds", SkewedCluster.WAIT,
+          () -> console.toString("UTF-8").split("The cluster is balanced").length > 2);
+      runner[0].interrupt();
+      int exit = service.get(60, TimeUnit.SECONDS);
+      assertEquals(ExitStatus.INTERRUPTED.getExitCode(), exit, console.toString("UTF-8"));
+      data[0].verifyAll();
+    }
+  }
+}
