@@ -222,7 +222,8 @@ public final class BalancerSettings {
     return "policy=availability, threshold=" + threshold + ", include=" + includedHosts
         + ", exclude=" + excludedHosts + ", source=" + sourceHosts + ", blockpools=" + blockPools
         + ", idleiterations=" + maxIdleIterations + ", runDuringUpgrade=" + runDuringUpgrade
-        + ", asService=" + runAsService + ", hotBlockTimeInterval=" + hotBlockTimeInterval
+        + ", asService=" + runAsService + ", sortTopNodes=" + sortTopNodes
+        + " (the fullest DataNodes always choose first), hotBlockTimeInterval=" + hotBlockTimeInterval
         + ", spreadRacks=" + spreadRacks + (spreadRacks ? ", maxBytes=" + spreadMaxBytes : "");
   }
 }

@@ -11,9 +11,9 @@ import org.apache.hadoop.hdfs.server.protocol.BlocksWithLocations.StripedBlockWi
 import org.bulwark.hdfs.balancer.plan.BlockCandidate;
 
 /**
- * Fetches a source's blocks, with their locations, through {@code getBlocks}: the same call and
- * the same amount as the stock balancer (up to twice what the source is to give, in calls of
- * {@code dfs.balancer.getBlocks.size}), spread over the block pools. Erasure-coded block groups
+ * Fetches a source's blocks, with their locations, through {@code getBlocks}: the same call, of
+ * the same size ({@code dfs.balancer.getBlocks.size}), as the stock balancer, until twice what the
+ * source is to give is known (the stock dispatcher's limit too), spread over the block pools. Erasure-coded block groups
  * are left to the stock balancer.
  */
 final class BlockFetcher {
@@ -41,9 +41,9 @@ final class BlockFetcher {
     for (int pool = 0; pool < pools.size(); pool++) {
       long got = 0;
       for (int call = 0; call < MAX_CALLS_PER_POOL && got < wantPerPool; call++) {
-        long size = Math.min(getBlocksSize, wantPerPool - got);
+        // calls of the stock size: as many calls as the stock balancer makes, and more to choose from
         BlocksWithLocations blocks = pools.get(pool).getBlocks(table.datanode(source),
-            Math.max(size, minBlockSize), minBlockSize, hotBlockTimeInterval, type);
+            Math.max(getBlocksSize, minBlockSize), minBlockSize, hotBlockTimeInterval, type);
         into.countRpc();
         long fresh = 0;
         for (BlockWithLocations b : blocks.getBlocks()) {

@@ -19,12 +19,14 @@ import java.util.TreeSet;
  * <ol>
  * <li>over-utilised sources shed what takes them inside half the threshold, by rack-adding moves;</li>
  * <li>what they still must shed, by rack-keeping moves;</li>
- * <li>every source gives, up to the stock per-iteration amount (down to the average), by
- * rack-adding moves only, paired as the stock balancer pairs: over-utilised sources with any
- * target, above-average ones with under-utilised targets only (so no more bytes move than the
- * stock balancer would move);</li>
- * <li>under-utilised targets still short of half the threshold take rack-keeping moves.</li>
+ * <li>above-average sources give to under-utilised targets (the stock pairing), up to the stock
+ * per-iteration amount, by rack-adding moves;</li>
+ * <li>under-utilised targets still short of half the threshold take rack-adding moves from any
+ * source, which may then go down to half the threshold below the average;</li>
+ * <li>and what they still lack, by rack-keeping moves.</li>
  * </ol>
+ * Nodes are taken inside half the threshold, not to the average as the stock balancer aims: fewer
+ * bytes move, and every node still ends well inside the threshold.
  * Pairing is per block rather than per node pair: a target is picked for each block among the
  * nodes on racks the block does not use, the neediest first (under-utilised, then most room).
  * Aiming at half the threshold, not at its edge, keeps the next iteration's classification
@@ -80,9 +82,14 @@ public final class MovePlanner {
     a.openTargets();
     a.giveAway(over, true, true, false);
     a.giveAway(over, true, false, false);
-    a.giveAway(over, false, true, false);
     a.giveAway(above, false, true, true);
-    a.fillNeedyTargets(sources);
+    // Sources may go down to half the threshold below the average for moves that add a rack:
+    // the bytes under-utilised targets must take are the same, more of them can add a rack.
+    for (int s : sources) {
+      a.sourceLeft[s] += Classification.percentToBytes(band, c.capacity(s));
+    }
+    a.fillNeedyTargets(sources, true);
+    a.fillNeedyTargets(sources, false);
     return new Plan(a.moves);
   }
 
@@ -189,13 +196,14 @@ public final class MovePlanner {
       }
     }
 
-    /** Rack-keeping moves from any source into under-utilised targets that are still short. */
-    void fillNeedyTargets(List<Integer> sources) {
+    /** Moves from any source into under-utilised targets that are still short of the band. */
+    void fillNeedyTargets(List<Integer> sources, boolean addingOnly) {
       List<Integer> active = new LinkedList<>(sources);
+      int[] cursor = addingOnly ? addingCursor : fillingCursor;
       while (!active.isEmpty() && hasNeedyTarget()) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
-          if (sourceLeft[s] <= 0 || !moveOne(s, fillingCursor, false, true, true)) {
+          if (sourceLeft[s] <= 0 || !moveOne(s, cursor, addingOnly, true, true)) {
             i.remove();
           }
         }

@@ -153,6 +153,12 @@ class BalancerPoliciesBenchmark {
       r.put("rack_util_after", racks(after));
       r.put("blocks_by_rack_count_before", layoutBefore.blocksByRackCount());
       r.put("blocks_by_rack_count_after", layoutAfter.blocksByRackCount());
+      Matcher own = Pattern.compile("block moves\\s+(\\d+): (\\d+) adding a rack").matcher(console);
+      if (own.find()) {
+        // what the availability balancer itself counted, next to the NameNode-side measure above
+        r.put("reported_moves", Long.parseLong(own.group(1)));
+        r.put("reported_moves_adding_rack", Long.parseLong(own.group(2)));
+      }
       System.out.printf("%-13s moves %4d adding %4d iterations %d bytes %6.1f MB stddev %.2f -> %.2f max dev %.2f %.1fs%n",
           policy, moves[0], moves[1], iterationsWithMoves(console), moves[2] / (double) MB,
           before.dataNodeStdDev(), after.dataNodeStdDev(), maxDeviation(after), seconds);

@@ -126,7 +126,7 @@ class MovePlannerTest {
   }
 
   @Test
-  void noSourceGivesNorTargetTakesMoreThanTheStockAmounts() {
+  void sourcesGiveAtMostHalfTheThresholdBeyondTheStockAmountAndTargetsNoMoreThanIt() {
     for (long seed = 0; seed < 20; seed++) {
       SimulatedCluster cluster = seedLayout(seed, new int[] {0, 1, 3}, 900);
       Classification c = cluster.classify(10);
@@ -142,7 +142,9 @@ class MovePlannerTest {
         assertTrue(c.classOf(m.source()).isSource() && c.classOf(m.target()).isTarget());
       }
       for (int i = 0; i < cluster.nodes(); i++) {
-        assertTrue(given[i] <= c.maxBytesToMove(i) || given[i] == 0, "node " + i + " gives " + given[i]);
+        // down to the average, and for rack-adding moves into short targets half the threshold more
+        long allowance = c.maxBytesToMove(i) + Classification.percentToBytes(5, c.capacity(i));
+        assertTrue(given[i] <= allowance || given[i] == 0, "node " + i + " gives " + given[i]);
         assertTrue(taken[i] <= c.maxBytesToMove(i) || taken[i] == 0, "node " + i + " takes " + taken[i]);
       }
       cluster.apply(plan);
