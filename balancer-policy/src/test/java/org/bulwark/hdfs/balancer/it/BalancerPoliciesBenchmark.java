@@ -109,9 +109,17 @@ class BalancerPoliciesBenchmark {
         data.settledUtilisation();
         c.restart(late);
       } else {
-        // writers on one DataNode per rack, as map tasks spread over racks
-        data.write(Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8)), 11, 400);
+        // writers on one DataNode per rack, as map tasks spread over racks, until the settled layout
+        // (pipeline leftovers deleted) has a DataNode utilisation std-dev of at least 11 points
+        List<DataNodeHandle> writers = Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8));
+        data.write(writers, 11.5, 400);
+        data.awaitMovesSettled();
+        while (data.settledUtilisation().dataNodeStdDev() < 11 && data.fileCount() < 400) {
+          data.writeMore(writers, 8);
+          data.awaitMovesSettled();
+        }
       }
+      data.awaitMovesSettled();
       data.settledUtilisation();
       return data.fileCount();
     } finally {
@@ -122,6 +130,9 @@ class BalancerPoliciesBenchmark {
   private Map<String, Object> runPolicy(File dir, int files, String policy) throws Exception {
     try (BulwarkMiniCluster c = cluster(dir, true)) {
       SkewedCluster data = SkewedCluster.restarted(c, FILE, files);
+      // the restarted NameNode's own clean-up (postponed or excess replicas) is over before measuring
+      data.settledUtilisation();
+      data.awaitMovesSettled();
       Utilisation before = data.settledUtilisation();
       LayoutDiff layoutBefore = LayoutDiff.read(c);
       long start = System.nanoTime();

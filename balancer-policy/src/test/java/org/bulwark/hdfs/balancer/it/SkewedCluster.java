@@ -93,7 +93,8 @@ final class SkewedCluster {
       cluster.awaitReplication(ns, new Path("/data"), WAIT);
       int n = ns;
       Await.until("excess replicas deleted", WAIT, () -> cluster.activeNamesystem(n).getExcessBlocks() == 0
-          && cluster.activeNamesystem(n).getPendingDeletionBlocks() == 0);
+          && cluster.activeNamesystem(n).getPendingDeletionBlocks() == 0
+          && cluster.activeNamesystem(n).getPostponedMisreplicatedBlocks() == 0);
     }
     long[] last = {-1};
     Await.until("reported use steady", WAIT, () -> {
