@@ -19,14 +19,14 @@ import java.util.TreeSet;
  * <ol>
  * <li>over-utilised sources shed what takes them inside half the threshold, by rack-adding moves;</li>
  * <li>what they still must shed, by rack-keeping moves;</li>
- * <li>above-average sources give to under-utilised targets (the stock pairing), up to the stock
- * per-iteration amount, by rack-adding moves;</li>
- * <li>under-utilised targets still short of half the threshold take rack-adding moves from any
- * source, which may then go down to half the threshold below the average;</li>
+ * <li>under-utilised targets take what brings them inside half the threshold by rack-adding moves
+ * from any source, first within the stock per-iteration amounts, then letting a source go down to
+ * half the threshold below the average;</li>
  * <li>and what they still lack, by rack-keeping moves.</li>
  * </ol>
  * Nodes are taken inside half the threshold, not to the average as the stock balancer aims: fewer
- * bytes move, and every node still ends well inside the threshold.
+ * bytes move, and every node still ends well inside the threshold. As in the stock pairing,
+ * above-average sources serve only under-utilised targets.
  * Pairing is per block rather than per node pair: a target is picked for each block among the
  * nodes on racks the block does not use, the neediest first (under-utilised, then most room).
  * Aiming at half the threshold, not at its edge, keeps the next iteration's classification
@@ -55,7 +55,6 @@ public final class MovePlanner {
     double band = c.threshold() * BAND_FRACTION;
     Assigner a = new Assigner(n, candidates, Long.MAX_VALUE);
     List<Integer> over = new ArrayList<>();
-    List<Integer> above = new ArrayList<>();
     List<Integer> sources = new ArrayList<>();
     for (int node = 0; node < n; node++) {
       UtilisationClass cls = c.classOf(node);
@@ -65,24 +64,20 @@ public final class MovePlanner {
         if (cls == UtilisationClass.OVER_UTILISED) {
           a.sourceMust[node] = Math.min(a.sourceLeft[node], Math.max(0, c.bytesOutside(node, band)));
           over.add(node);
-        } else {
-          above.add(node);
         }
       } else if (cls.isTarget()) {
         a.targetLeft[node] = c.maxBytesToMove(node);
         if (cls == UtilisationClass.UNDER_UTILISED) {
           a.targetMust[node] = Math.min(a.targetLeft[node], Math.max(0, -c.bytesOutside(node, band)));
-          a.underUtilised[node] = true;
         }
       }
     }
     byUtilisationDescending(over, c);
-    byUtilisationDescending(above, c);
     byUtilisationDescending(sources, c);
     a.openTargets();
-    a.giveAway(over, true, true, false);
-    a.giveAway(over, true, false, false);
-    a.giveAway(above, false, true, true);
+    a.giveAway(over, true, true);
+    a.giveAway(over, true, false);
+    a.fillNeedyTargets(sources, true);
     // Sources may go down to half the threshold below the average for moves that add a rack:
     // the bytes under-utilised targets must take are the same, more of them can add a rack.
     for (int s : sources) {
@@ -119,7 +114,7 @@ public final class MovePlanner {
     }
     byUtilisationDescending(sources, c);
     a.openTargets();
-    a.giveAway(sources, false, true, false);
+    a.giveAway(sources, false, true);
     return new Plan(a.moves);
   }
 
@@ -134,7 +129,6 @@ public final class MovePlanner {
     final long[] sourceMust;
     final long[] targetLeft;
     final long[] targetMust;
-    final boolean[] underUtilised;
     final Map<Integer, List<BlockCandidate>> candidates;
     final int[] addingCursor;
     final int[] keepingCursor;
@@ -149,7 +143,6 @@ public final class MovePlanner {
       sourceMust = new long[n];
       targetLeft = new long[n];
       targetMust = new long[n];
-      underUtilised = new boolean[n];
       addingCursor = new int[n];
       keepingCursor = new int[n];
       fillingCursor = new int[n];
@@ -180,16 +173,15 @@ public final class MovePlanner {
      *
      * @param untilMust stop a source once it shed what it must (else: what it may)
      * @param addingOnly rack-adding moves only (else rack-keeping ones too)
-     * @param underOnly to under-utilised targets only
      */
-    void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly, boolean underOnly) {
+    void giveAway(List<Integer> sources, boolean untilMust, boolean addingOnly) {
       List<Integer> active = new LinkedList<>(sources);
       int[] cursor = addingOnly ? addingCursor : keepingCursor;
       while (!active.isEmpty() && budget > 0) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
           long limit = untilMust ? sourceMust[s] : sourceLeft[s];
-          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false, underOnly)) {
+          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false)) {
             i.remove();
           }
         }
@@ -203,7 +195,7 @@ public final class MovePlanner {
       while (!active.isEmpty() && hasNeedyTarget()) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
-          if (sourceLeft[s] <= 0 || !moveOne(s, cursor, addingOnly, true, true)) {
+          if (sourceLeft[s] <= 0 || !moveOne(s, cursor, addingOnly, true)) {
             i.remove();
           }
         }
@@ -215,7 +207,7 @@ public final class MovePlanner {
     }
 
     /** Plans the source's next acceptable block; false when its candidates are used up. */
-    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly, boolean underOnly) {
+    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly) {
       List<BlockCandidate> blocks = candidates.getOrDefault(s, Collections.emptyList());
       while (cursor[s] < blocks.size()) {
         BlockCandidate b = blocks.get(cursor[s]++);
@@ -226,7 +218,7 @@ public final class MovePlanner {
         if (addingOnly && !canAdd) {
           continue;
         }
-        int t = chooseTarget(b, s, addingOnly, needyOnly, underOnly);
+        int t = chooseTarget(b, s, addingOnly, needyOnly);
         if (t >= 0) {
           assign(b, s, t);
           return true;
@@ -235,7 +227,7 @@ public final class MovePlanner {
       return false;
     }
 
-    private int chooseTarget(BlockCandidate b, int s, boolean addingOnly, boolean needyOnly, boolean underOnly) {
+    private int chooseTarget(BlockCandidate b, int s, boolean addingOnly, boolean needyOnly) {
       long size = b.size();
       int bestKeeping = -1;
       for (int t : targets) {
@@ -249,7 +241,7 @@ public final class MovePlanner {
           }
           break; // room only shrinks from here on
         }
-        if (t == s || b.isHeldBy(t) || (underOnly && !underUtilised[t])) {
+        if (t == s || b.isHeldBy(t)) {
           continue;
         }
         int delta = racks.delta(b.holders(), s, t);
