@@ -16,6 +16,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -48,6 +49,7 @@ public final class AvailabilityRun {
   }
 
   public int run(Collection<URI> nameNodes, Collection<String> nsIds) throws IOException, InterruptedException {
+    DefaultMetricsSystem.initialize("Balancer");
     if (!settings.runAsService()) {
       return balanceOnce(nameNodes, nsIds);
     }

@@ -20,6 +20,7 @@ import org.bulwark.hdfs.balancer.plan.MovePlanner;
 import org.bulwark.hdfs.balancer.plan.NodeUsage;
 import org.bulwark.hdfs.balancer.plan.Plan;
 import org.bulwark.hdfs.balancer.plan.PlannedMove;
+import org.bulwark.hdfs.balancer.plan.UtilisationClass;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,7 @@ public final class AvailabilityBalancer implements Closeable {
   private final HostMatcher excluded;
   private final HostMatcher sources;
   private final RunRecord record = new RunRecord();
+  private final BalancerRunMetrics metrics = BalancerRunMetrics.get();
   private long spreadBytes;
   private boolean balancedOnce;
 
@@ -61,6 +63,7 @@ public final class AvailabilityBalancer implements Closeable {
     this.included = new HostMatcher(settings.includedHosts());
     this.excluded = new HostMatcher(settings.excludedHosts());
     this.sources = new HostMatcher(settings.sourceHosts());
+    metrics.startRun();
   }
 
   public RunRecord record() {
@@ -78,6 +81,16 @@ public final class AvailabilityBalancer implements Closeable {
   }
 
   public IterationResult runIteration() throws IOException {
+    metrics.iterationRunning.set(1);
+    try {
+      return iterate();
+    } finally {
+      metrics.iterationRunning.set(0);
+      metrics.recordRun(record);
+    }
+  }
+
+  private IterationResult iterate() throws IOException {
     NodeTable table = new NodeTable(connectors.get(0).getLiveDatanodeStorageReport());
     Predicate<DatanodeInfo> participates = dn -> dn.isInService() && !excluded.matches(dn)
         && included.matchesOrEmpty(dn);
@@ -89,6 +102,8 @@ public final class AvailabilityBalancer implements Closeable {
 
     Map<StorageType, Classification> classes = new EnumMap<>(StorageType.class);
     long bytesLeft = 0;
+    int over = 0;
+    int under = 0;
     for (StorageType type : StorageType.getMovableTypes()) {
       List<NodeUsage> usages = table.usages(type, participates, sources::matchesOrEmpty,
           settings.defaultBlockSize());
@@ -97,8 +112,15 @@ public final class AvailabilityBalancer implements Closeable {
             settings.maxSizeToMove());
         classes.put(type, c);
         bytesLeft += c.bytesLeftToMove();
+        for (int node = 0; node < table.size(); node++) {
+          over += c.classOf(node) == UtilisationClass.OVER_UTILISED ? 1 : 0;
+          under += c.classOf(node) == UtilisationClass.UNDER_UTILISED ? 1 : 0;
+        }
       }
     }
+    metrics.bytesLeftToMove.set(bytesLeft);
+    metrics.overUtilisedDataNodes.set(over);
+    metrics.underUtilisedDataNodes.set(under);
     if (record.bytesMinToMove < 0) {
       record.bytesMinToMove = bytesLeft;
     }

@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.util.ToolRunner;
@@ -59,6 +63,18 @@ class AvailabilityBalancerClusterTest {
           racksAfter.values().stream().mapToInt(i -> i).sum());
       assertEquals(0, racksAfter.getOrDefault(1, 0), "no block lost a rack: " + racksAfter);
       assertTrue(racksAfter.getOrDefault(3, 0) > racksBefore.getOrDefault(3, 0), racksBefore + " -> " + racksAfter);
+
+      // the run's figures on JMX, as an operator would watch them
+      MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+      Set<ObjectName> beans = jmx.queryNames(new ObjectName("Hadoop:name=AvailabilityBalancer,*"), null);
+      assertEquals(1, beans.size(), beans.toString());
+      ObjectName bean = beans.iterator().next();
+      java.util.regex.Matcher moves = java.util.regex.Pattern.compile("block moves\\s+(\\d+): (\\d+) adding").matcher(console);
+      assertTrue(moves.find(), console);
+      assertEquals(Long.parseLong(moves.group(1)), ((Number) jmx.getAttribute(bean, "BlocksMoved")).longValue());
+      assertEquals(Long.parseLong(moves.group(2)), ((Number) jmx.getAttribute(bean, "BlocksMovedAddingRack")).longValue());
+      assertEquals(0, ((Number) jmx.getAttribute(bean, "IterationRunning")).intValue());
+      assertEquals(0L, ((Number) jmx.getAttribute(bean, "BytesLeftToMove")).longValue());
 
       String json = new String(Files.readAllBytes(report.toPath()), StandardCharsets.UTF_8);
       System.out.println(console + json);
