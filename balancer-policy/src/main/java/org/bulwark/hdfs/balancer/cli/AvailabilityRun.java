@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.balancer.cli;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -64,6 +65,9 @@ public final class AvailabilityRun {
         LOG.info(code < 0 ? "Balance failed, error code: " + code : "Balance succeed!");
         exceptions = 0;
       } catch (IOException | RuntimeException e) {
+        if (e instanceof InterruptedIOException || Thread.currentThread().isInterrupted()) {
+          throw (InterruptedException) new InterruptedException("balancer service stopped").initCause(e);
+        }
         if (++exceptions > retries) {
           throw e;
         }

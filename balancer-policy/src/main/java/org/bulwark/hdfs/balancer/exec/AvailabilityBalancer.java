@@ -47,7 +47,6 @@ public final class AvailabilityBalancer implements Closeable {
   private final RunRecord record = new RunRecord();
   private final BalancerRunMetrics metrics = BalancerRunMetrics.get();
   private long spreadBytes;
-  private boolean balancedOnce;
 
   public AvailabilityBalancer(List<NameNodeConnector> connectors, BalancerSettings settings,
       Configuration conf, Path idPath) {
@@ -100,44 +99,26 @@ public final class AvailabilityBalancer implements Closeable {
     }
     record.after = figures;
 
-    Map<StorageType, Classification> classes = new EnumMap<>(StorageType.class);
+    Map<StorageType, Classification> classes = classify(table, participates);
     long bytesLeft = 0;
-    int over = 0;
-    int under = 0;
-    for (StorageType type : StorageType.getMovableTypes()) {
-      List<NodeUsage> usages = table.usages(type, participates, sources::matchesOrEmpty,
-          settings.defaultBlockSize());
-      if (!usages.isEmpty()) {
-        Classification c = Classification.classify(table.size(), usages, settings.threshold(),
-            settings.maxSizeToMove());
-        classes.put(type, c);
-        bytesLeft += c.bytesLeftToMove();
-        for (int node = 0; node < table.size(); node++) {
-          over += c.classOf(node) == UtilisationClass.OVER_UTILISED ? 1 : 0;
-          under += c.classOf(node) == UtilisationClass.UNDER_UTILISED ? 1 : 0;
-        }
-      }
+    for (Classification c : classes.values()) {
+      bytesLeft += c.bytesLeftToMove();
     }
-    metrics.bytesLeftToMove.set(bytesLeft);
-    metrics.overUtilisedDataNodes.set(over);
-    metrics.underUtilisedDataNodes.set(under);
     if (record.bytesMinToMove < 0) {
       record.bytesMinToMove = bytesLeft;
     }
+    Moves moves = new Moves(movers.size());
     boolean spreading = bytesLeft == 0;
     if (spreading) {
-      balancedOnce = true;
       if (!settings.spreadRacks() || spreadBytes >= settings.spreadMaxBytes()) {
-        return result(ExitStatus.SUCCESS, 0, false, new long[movers.size()], new long[movers.size()],
-            new long[movers.size()]);
+        return result(ExitStatus.SUCCESS, 0, false, moves);
       }
     } else {
       LOG.info("Need to move {} to make the cluster balanced.", StringUtils.byteDesc(bytesLeft));
       if (!settings.runDuringUpgrade() && connectors.get(0).isUpgrading()) {
         System.err.println("Balancer exiting as upgrade is not finalized, "
             + "please finalize the HDFS upgrade before running the balancer.");
-        return result(ExitStatus.UNFINALIZED_UPGRADE, bytesLeft, false, new long[movers.size()],
-            new long[movers.size()], new long[movers.size()]);
+        return result(ExitStatus.UNFINALIZED_UPGRADE, bytesLeft, false, moves);
       }
     }
 
@@ -148,83 +129,100 @@ public final class AvailabilityBalancer implements Closeable {
         }
       }
     }
-    PlacementMoveCheck check = new PlacementMoveCheck(conf, table);
-    MovePlanner planner = new MovePlanner(table.rackOf(), check);
-    long[] planned = new long[movers.size()];
-    long[] moved = new long[movers.size()];
-    long[] adding = new long[movers.size()];
-    long bytesMovedNow = 0;
-    boolean anyPlanned = false;
+    MovePlanner planner = new MovePlanner(table.rackOf(), new PlacementMoveCheck(conf, table));
     for (Map.Entry<StorageType, Classification> e : classes.entrySet()) {
-      StorageType type = e.getKey();
-      Classification c = e.getValue();
-      FetchedBlocks fetched = new FetchedBlocks();
-      for (int node = 0; node < table.size(); node++) {
-        long toGive = spreading ? spreadFetchBytes(c, node) : (c.classOf(node).isSource() ? c.maxBytesToMove(node) : 0);
-        if (toGive > 0) {
-          fetcher.fetch(table, node, type, toGive, fetched);
-        }
-      }
-      Plan plan = spreading
-          ? planner.spread(c, fetched.bySource(), settings.spreadMaxBytes() - spreadBytes)
-          : planner.balance(c, fetched.bySource());
-      LOG.info("{}: {} getBlocks calls, {} moves planned ({} adding a rack), {}", type, fetched.rpcs(),
-          plan.moves().size(), plan.movesAddingRack(), StringUtils.byteDesc(plan.bytes()));
-      if (plan.isEmpty()) {
-        continue;
-      }
-      anyPlanned = true;
-      for (PlannedMove m : plan.moves()) {
-        planned[m.block().pool()] += m.block().size();
-      }
-      List<PlannedMove> addingMoves = new ArrayList<>();
-      List<PlannedMove> keepingMoves = new ArrayList<>();
-      for (PlannedMove m : plan.moves()) {
-        (m.addsRack() ? addingMoves : keepingMoves).add(m);
-      }
-      long[] done = execute(addingMoves, table, fetched, type);
-      bytesMovedNow += done[movers.size()];
-      for (int p = 0; p < movers.size(); p++) {
-        adding[p] += done[p];
-        moved[p] += done[p];
-      }
-      done = execute(keepingMoves, table, fetched, type);
-      bytesMovedNow += done[movers.size()];
-      for (int p = 0; p < movers.size(); p++) {
-        moved[p] += done[p];
-      }
+      planAndMove(table, planner, e.getKey(), e.getValue(), spreading, moves);
     }
-    if (!anyPlanned) {
+    if (!moves.anyPlanned) {
       if (spreading) {
-        return result(ExitStatus.SUCCESS, 0, true, planned, moved, adding);
+        return result(ExitStatus.SUCCESS, 0, true, moves);
       }
       System.out.println("No block can be moved. Exiting...");
-      return result(ExitStatus.NO_MOVE_BLOCK, bytesLeft, false, planned, moved, adding);
+      return result(ExitStatus.NO_MOVE_BLOCK, bytesLeft, false, moves);
     }
     long movedBlocks = 0;
     for (int p = 0; p < movers.size(); p++) {
-      movedBlocks += moved[p];
-      record.movesAddingRack += adding[p];
+      movedBlocks += moves.moved[p];
+      record.movesAddingRack += moves.adding[p];
     }
     record.moves += movedBlocks;
-    record.bytesMoved += bytesMovedNow;
+    record.bytesMoved += moves.bytes;
     if (movedBlocks > 0) {
       record.iterationsWithMoves++;
     }
     if (spreading) {
-      spreadBytes += bytesMovedNow;
+      spreadBytes += moves.bytes;
     }
     boolean keepGoing = true;
     for (NameNodeConnector c : connectors) {
-      keepGoing &= c.shouldContinue(bytesMovedNow);
+      keepGoing &= c.shouldContinue(moves.bytes);
     }
-    ExitStatus status = keepGoing ? ExitStatus.IN_PROGRESS : ExitStatus.NO_MOVE_PROGRESS;
-    return result(status, bytesLeft, spreading, planned, moved, adding);
+    return result(keepGoing ? ExitStatus.IN_PROGRESS : ExitStatus.NO_MOVE_PROGRESS, bytesLeft, spreading, moves);
   }
 
-  /** True once an iteration found the cluster balanced. */
-  public boolean balanced() {
-    return balancedOnce;
+  /** The stock classification of each movable storage type present; publishes its counts. */
+  private Map<StorageType, Classification> classify(NodeTable table, Predicate<DatanodeInfo> participates) {
+    Map<StorageType, Classification> classes = new EnumMap<>(StorageType.class);
+    long bytesLeft = 0;
+    int over = 0;
+    int under = 0;
+    for (StorageType type : StorageType.getMovableTypes()) {
+      List<NodeUsage> usages = table.usages(type, participates, sources::matchesOrEmpty,
+          settings.defaultBlockSize());
+      if (usages.isEmpty()) {
+        continue;
+      }
+      Classification c = Classification.classify(table.size(), usages, settings.threshold(),
+          settings.maxSizeToMove());
+      classes.put(type, c);
+      bytesLeft += c.bytesLeftToMove();
+      for (int node = 0; node < table.size(); node++) {
+        over += c.classOf(node) == UtilisationClass.OVER_UTILISED ? 1 : 0;
+        under += c.classOf(node) == UtilisationClass.UNDER_UTILISED ? 1 : 0;
+      }
+    }
+    metrics.bytesLeftToMove.set(bytesLeft);
+    metrics.overUtilisedDataNodes.set(over);
+    metrics.underUtilisedDataNodes.set(under);
+    return classes;
+  }
+
+  /** Fetches the sources' blocks of one storage type, plans, and moves: rack-adding moves first. */
+  private void planAndMove(NodeTable table, MovePlanner planner, StorageType type, Classification c,
+      boolean spreading, Moves moves) throws IOException {
+    FetchedBlocks fetched = new FetchedBlocks();
+    for (int node = 0; node < table.size(); node++) {
+      long toGive = spreading ? spreadFetchBytes(c, node) : (c.classOf(node).isSource() ? c.maxBytesToMove(node) : 0);
+      if (toGive > 0) {
+        fetcher.fetch(table, node, type, toGive, fetched);
+      }
+    }
+    Plan plan = spreading
+        ? planner.spread(c, fetched.bySource(), settings.spreadMaxBytes() - spreadBytes)
+        : planner.balance(c, fetched.bySource());
+    LOG.info("{}: {} getBlocks calls, {} moves planned ({} adding a rack), {}", type, fetched.rpcs(),
+        plan.moves().size(), plan.movesAddingRack(), StringUtils.byteDesc(plan.bytes()));
+    if (plan.isEmpty()) {
+      return;
+    }
+    moves.anyPlanned = true;
+    List<PlannedMove> addingMoves = new ArrayList<>();
+    List<PlannedMove> keepingMoves = new ArrayList<>();
+    for (PlannedMove m : plan.moves()) {
+      moves.planned[m.block().pool()] += m.block().size();
+      (m.addsRack() ? addingMoves : keepingMoves).add(m);
+    }
+    long[] done = execute(addingMoves, table, fetched, type);
+    moves.bytes += done[movers.size()];
+    for (int p = 0; p < movers.size(); p++) {
+      moves.adding[p] += done[p];
+      moves.moved[p] += done[p];
+    }
+    done = execute(keepingMoves, table, fetched, type);
+    moves.bytes += done[movers.size()];
+    for (int p = 0; p < movers.size(); p++) {
+      moves.moved[p] += done[p];
+    }
   }
 
   private long spreadFetchBytes(Classification c, int node) {
@@ -279,15 +277,29 @@ public final class AvailabilityBalancer implements Closeable {
     return out;
   }
 
-  private IterationResult result(ExitStatus status, long bytesLeft, boolean spreading, long[] planned,
-      long[] moved, long[] adding) {
+  private IterationResult result(ExitStatus status, long bytesLeft, boolean spreading, Moves moves) {
     List<PoolProgress> lines = new ArrayList<>();
     for (int p = 0; p < movers.size(); p++) {
       PoolMover m = movers.get(p);
-      lines.add(new PoolProgress(m.connector().getNameNodeUri(), m.bytesMoved(), planned[p],
-          m.blocksMoved(), moved[p], adding[p]));
+      lines.add(new PoolProgress(m.connector().getNameNodeUri(), m.bytesMoved(), moves.planned[p],
+          m.blocksMoved(), moves.moved[p], moves.adding[p]));
     }
     return new IterationResult(status, bytesLeft, spreading, lines);
+  }
+
+  /** What one iteration planned and moved, per block pool. */
+  private static final class Moves {
+    final long[] planned;
+    final long[] moved;
+    final long[] adding;
+    long bytes;
+    boolean anyPlanned;
+
+    Moves(int pools) {
+      planned = new long[pools];
+      moved = new long[pools];
+      adding = new long[pools];
+    }
   }
 
   @Override
