@@ -139,11 +139,14 @@ class InterruptedBalancerTest {
 
   private static void rerunConverges(BulwarkMiniCluster c, SkewedCluster data) throws Exception {
     BalancerRuns[] last = new BalancerRuns[1];
-    // until the lock file of the interrupted run is recovered, a rerun ends with "Another Balancer is running"
+    // Until the lock file of the interrupted run is recovered, a rerun ends with "Another Balancer is
+    // running" (IO_EXCEPTION); after a failover, until the DataNodes' block reports reach the new
+    // active NameNode, with "No block can be moved" (NO_MOVE_BLOCK).
     try {
       Await.until("a rerun that is not locked out", WAIT, () -> {
         last[0] = BalancerRuns.run(c.conf(), "-policy", "availability");
-        return last[0].exit != ExitStatus.IO_EXCEPTION.getExitCode();
+        return last[0].exit != ExitStatus.IO_EXCEPTION.getExitCode()
+            && last[0].exit != ExitStatus.NO_MOVE_BLOCK.getExitCode();
       });
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError("last rerun: " + last[0].console, e);
