@@ -1,0 +1,259 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.ha.BadFencingConfigurationException;
+import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.HAUtil;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.hotstandby.controller.ControllerLoop;
+import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
+import org.bulwark.hdfs.hotstandby.controller.ControllerState;
+import org.bulwark.hdfs.hotstandby.controller.LocalNameNode;
+import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
+import org.bulwark.hdfs.hotstandby.election.LeaderElection;
+import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
+import org.bulwark.hdfs.hotstandby.health.HealthMonitor;
+import org.bulwark.hdfs.hotstandby.rpc.FailoverRpcServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code hdfs hotstandby}: the ZooKeeper failover controller that runs beside one NameNode of an HA
+ * nameservice (any number of NameNodes, any number of nameservices). It checks its NameNode's health,
+ * stands for election while healthy, and when it wins fences the previous active and makes its own
+ * NameNode active, then publishes it for {@link ZooKeeperFailoverProxyProvider} clients.
+ *
+ * <p>Its NameNode is found as the stock ZKFC finds it: {@code dfs.nameservice.id} /
+ * {@code dfs.ha.namenode.id} when set, else the configured NameNode whose address is local.
+ */
+public final class HotStandbyController extends Configured implements Tool, Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(HotStandbyController.class);
+  private static final String USAGE = "Usage: hdfs hotstandby [generic options]";
+
+  private CuratorFramework zooKeeper;
+  private LeaderElection election;
+  private ControllerLoop loop;
+  private HealthMonitor health;
+  private FailoverRpcServer rpc;
+  private ControllerMetrics metrics;
+  private LocalNameNode nameNode;
+  private boolean started;
+  private boolean closed;
+
+  public HotStandbyController() {
+    super(new HdfsConfiguration());
+  }
+
+  public HotStandbyController(Configuration conf) {
+    super(conf);
+  }
+
+  /**
+   * Checks the configuration, connects to ZooKeeper and starts the controller; returns at once.
+   *
+   * @throws IllegalArgumentException (one line) on configuration a controller cannot run with
+   */
+  public synchronized void start() throws IOException {
+    if (started) {
+      throw new IllegalStateException("already started");
+    }
+    started = true;
+    Configuration conf = getConf();
+    String ns = DFSUtil.getNamenodeNameServiceId(conf);
+    if (ns == null) {
+      throw new IllegalArgumentException("cannot tell which nameservice this controller serves: set dfs.nameservices "
+          + "(one nameservice) or dfs.nameservice.id");
+    }
+    if (!HAUtil.isHAEnabled(conf, ns)) {
+      throw new IllegalArgumentException("nameservice " + ns + " is not HA: dfs.ha.namenodes." + ns
+          + " must list two or more NameNodes");
+    }
+    String nn;
+    try {
+      nn = HAUtil.getNameNodeId(conf, ns);
+    } catch (HadoopIllegalArgumentException e) {
+      throw new IllegalArgumentException("cannot tell which NameNode of " + ns + " runs here: no dfs.namenode.rpc-address."
+          + ns + ".<nn> is a local address; set dfs.ha.namenode.id");
+    }
+    NNHAServiceTarget target = new NNHAServiceTarget(conf, ns, nn);
+    if (!target.isAutoFailoverEnabled()) {
+      throw new IllegalArgumentException("dfs.ha.automatic-failover.enabled is not true for " + ns
+          + ": the NameNodes would refuse the controller's transitions; set it to true and restart them");
+    }
+    try {
+      target.checkFencingConfigured();
+    } catch (BadFencingConfigurationException e) {
+      throw new IllegalArgumentException("dfs.ha.fencing.methods is not valid: " + e.getMessage().split("\n")[0]
+          + " (use e.g. sshfence or shell(/path/to/fence.sh))");
+    }
+    String quorum = HotStandbyKeys.zooKeeperQuorum(conf);
+    String parent = HotStandbyKeys.parentZnode(conf);
+    long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
+    ControllerLoop.Settings settings = new ControllerLoop.Settings(
+        HotStandbyKeys.PRIORITY.get(conf, ns, nn).intValue(),
+        HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
+        HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)));
+    long healthInterval = HotStandbyKeys.HEALTH_INTERVAL.get(conf);
+    long healthTimeout = HotStandbyKeys.HEALTH_RPC_TIMEOUT.get(conf);
+    long gracefulTimeout = HotStandbyKeys.GRACEFUL_FENCE_TIMEOUT.get(conf);
+    long transitionTimeout = HotStandbyKeys.TRANSITION_TIMEOUT.get(conf);
+    long manualTimeout = HotStandbyKeys.MANUAL_FAILOVER_TIMEOUT.get(conf);
+
+    nameNode = new LocalNameNode(conf, ns, nn, target.getAddress(),
+        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.rpc-address", ns, nn)),
+        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.servicerpc-address", ns, nn)),
+        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.http-address", ns, nn)), transitionTimeout);
+    try {
+      zooKeeper = CuratorFrameworkFactory.builder().connectString(quorum)
+          .sessionTimeoutMs((int) sessionTimeout).connectionTimeoutMs((int) Math.min(sessionTimeout, 15_000))
+          .retryPolicy(new ExponentialBackoffRetry(100, 3)).build();
+      zooKeeper.start();
+      if (!zooKeeper.blockUntilConnected((int) Math.max(sessionTimeout, 5000), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        throw new IOException("cannot connect to ZooKeeper at " + quorum + " (bulwark.hotstandby.zookeeper.quorum / "
+            + "ha.zookeeper.quorum)");
+      }
+      refuseIfStockZkfcRuns(conf, ns);
+      metrics = new ControllerMetrics(ns, nn);
+      ZNodes paths = new ZNodes(parent, ns);
+      PreviousActiveFencer fencer = new PreviousActiveFencer(conf, ns, gracefulTimeout);
+      ControllerLoop[] holder = new ControllerLoop[1];
+      election = new LeaderElection(zooKeeper, paths, nn, () -> {
+        if (holder[0] != null) {
+          holder[0].onElectionChange();
+        }
+      });
+      loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
+      holder[0] = loop;
+      zooKeeper.getConnectionStateListenable().addListener((client, state) -> loop.onConnectionState(state));
+      loop.onConnectionState(org.apache.curator.framework.state.ConnectionState.CONNECTED);
+      election.start();
+      health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, loop::onHealth, ns + "-" + nn);
+      InetSocketAddress rpcAddress = target.getZKFCAddress();
+      rpc = new FailoverRpcServer(conf, rpcAddress, loop, manualTimeout);
+      rpc.start();
+      metrics.register();
+      loop.start();
+      health.start();
+      LOG.info("Hot standby controller of {} started (ZooKeeper {}, znodes {}, priority {})", nameNode, quorum,
+          paths.base(), settings.priority());
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    } catch (Exception e) {
+      close();
+      throw new IOException("cannot start the controller: " + e.getMessage(), e);
+    }
+  }
+
+  private void refuseIfStockZkfcRuns(Configuration conf, String ns) throws Exception {
+    String stockLock = conf.getTrimmed("ha.zookeeper.parent-znode", "/hadoop-ha") + "/" + ns + "/ActiveStandbyElectorLock";
+    if (zooKeeper.checkExists().forPath(stockLock) != null) {
+      throw new IllegalArgumentException("a stock ZKFC (DFSZKFailoverController) manages nameservice " + ns + " (its lock "
+          + stockLock + " exists): stop every zkfc of " + ns + " (hdfs --daemon stop zkfc) before starting hdfs hotstandby");
+    }
+  }
+
+  public ControllerState state() {
+    return loop == null ? ControllerState.INITIALIZING : loop.state();
+  }
+
+  public boolean isActive() {
+    return loop != null && loop.isActive();
+  }
+
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
+
+  /** The controller's ZooKeeper client (tests expire its session). */
+  public CuratorFramework zooKeeperClient() {
+    return zooKeeper;
+  }
+
+  /** Where {@code hdfs haadmin -failover} reaches this controller. */
+  public InetSocketAddress rpcAddress() {
+    return rpc.address();
+  }
+
+  /** Stops the controller; a leader releases its lock, and its NameNode is fenced by the next leader. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeQuietly(health);
+    closeQuietly(rpc);
+    closeQuietly(loop);
+    closeQuietly(election);
+    if (metrics != null) {
+      metrics.unregister();
+    }
+    if (zooKeeper != null) {
+      zooKeeper.close();
+    }
+  }
+
+  private static void closeQuietly(Closeable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Closing {}: {}", c.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    for (String arg : args) {
+      if ("-help".equals(arg) || "-h".equals(arg)) {
+        System.out.println(USAGE);
+        return 0;
+      }
+      System.err.println("hotstandby: unknown argument '" + arg + "'. " + USAGE);
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      close();
+      stopped.countDown();
+    }, "hotstandby-shutdown"));
+    start();
+    stopped.await();
+    return 0;
+  }
+
+  public static void main(String[] args) {
+    System.exit(runMain(args, System.err));
+  }
+
+  static int runMain(String[] args, PrintStream err) {
+    try {
+      DefaultMetricsSystem.initialize("HotStandby");
+      return ToolRunner.run(new HdfsConfiguration(), new HotStandbyController(), args);
+    } catch (IllegalArgumentException e) {
+      err.println("hotstandby: " + e.getMessage());
+      return 1;
+    } catch (Exception e) {
+      err.println("hotstandby: " + (e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0]));
+      LOG.debug("Start failed", e);
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package org.bulwark.hdfs.hotstandby;
+
+import org.apache.hadoop.conf.Configuration;
+import org.bulwark.hdfs.common.conf.ConfigKey;
+import org.bulwark.hdfs.common.conf.InvalidConfigException;
+
+/** Configuration keys of the hot standby controller and of the ZooKeeper failover proxy provider. */
+public final class HotStandbyKeys {
+  public static final ConfigKey<String> ZK_QUORUM = ConfigKey.text(
+      "bulwark.hotstandby.zookeeper.quorum", "",
+      "ZooKeeper connect string (host:port,...) of controllers and clients; empty means ha.zookeeper.quorum.");
+  public static final ConfigKey<String> PARENT_ZNODE = ConfigKey.text(
+      "bulwark.hotstandby.zookeeper.parent-znode", "/bulwark-ha",
+      "Znode under which each nameservice keeps its election, epoch and active-NameNode record.");
+  public static final ConfigKey<Long> ZK_SESSION_TIMEOUT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.zookeeper.session-timeout", "5s", 500,
+      "ZooKeeper session timeout of a controller: how long a dead controller host holds leadership.");
+  public static final ConfigKey<Long> HEALTH_INTERVAL = ConfigKey.durationMillis(
+      "bulwark.hotstandby.health.check-interval", "200ms", 10,
+      "How often a controller checks its NameNode's health over HAServiceProtocol.");
+  public static final ConfigKey<Long> HEALTH_RPC_TIMEOUT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.health.rpc-timeout", "10s", 100,
+      "A health check slower than this marks the NameNode unresponsive (hung), which gives up leadership.");
+  public static final ConfigKey<Long> GRACEFUL_FENCE_TIMEOUT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.fencing.graceful-timeout", "2s", 100,
+      "RPC timeout of the transitionToStandby sent to the previous active before the fencing methods run.");
+  public static final ConfigKey<Long> TRANSITION_TIMEOUT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.transition-timeout", "60s", 1000,
+      "RPC timeout of transitionToActive on the controller's own NameNode.");
+  public static final ConfigKey<Long> PRIORITY = ConfigKey.number(
+      "bulwark.hotstandby.priority.<ns>.<nn>", 0, Integer.MIN_VALUE, Integer.MAX_VALUE,
+      "Election priority of NameNode <nn> of nameservice <ns>: among healthy NameNodes the highest becomes active.");
+  public static final ConfigKey<Long> LOWER_PRIORITY_DELAY = ConfigKey.durationMillis(
+      "bulwark.hotstandby.election.lower-priority-delay", "1s", 0,
+      "How long a candidate waits, per healthy candidate ranked above it, before contending for a free leadership.");
+  public static final ConfigKey<Boolean> FAILBACK = ConfigKey.flag(
+      "bulwark.hotstandby.failback.enabled", false,
+      "Whether an active NameNode hands over to a healthy NameNode of higher priority.");
+  public static final ConfigKey<Long> FAILBACK_DELAY = ConfigKey.durationMillis(
+      "bulwark.hotstandby.failback.delay", "30s", 0,
+      "How long a higher-priority NameNode must stay healthy before the active one hands over to it.");
+  public static final ConfigKey<Long> MANUAL_FAILOVER_TIMEOUT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.manual-failover.timeout", "30s", 1000,
+      "How long a graceful failover (hdfs haadmin -failover) waits for the target NameNode to become active.");
+  public static final ConfigKey<Long> CLIENT_FAILOVER_WAIT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.client.failover-wait", "3s", 0,
+      "How long a client whose NameNode failed waits for ZooKeeper to name a new active before trying the configured list.");
+
+  private HotStandbyKeys() {
+  }
+
+  /** The ZooKeeper quorum: ours, else Hadoop's {@code ha.zookeeper.quorum}; fails naming both keys when neither is set. */
+  public static String zooKeeperQuorum(Configuration conf) {
+    String quorum = ZK_QUORUM.get(conf);
+    if (quorum == null) {
+      quorum = conf.getTrimmed("ha.zookeeper.quorum", "");
+    }
+    if (quorum.isEmpty()) {
+      throw new InvalidConfigException(ZK_QUORUM.getName(), "",
+          "a ZooKeeper connect string such as zk1:2181,zk2:2181 (or set ha.zookeeper.quorum)");
+    }
+    return quorum;
+  }
+
+  /** The parent znode, validated as an absolute ZooKeeper path without a trailing slash. */
+  public static String parentZnode(Configuration conf) {
+    String parent = PARENT_ZNODE.get(conf);
+    if (parent == null || !parent.matches("(/[^/\\s]+)+")) {
+      throw new InvalidConfigException(PARENT_ZNODE.getName(), parent == null ? "" : parent,
+          "an absolute znode path such as /bulwark-ha");
+    }
+    return parent;
+  }
+}

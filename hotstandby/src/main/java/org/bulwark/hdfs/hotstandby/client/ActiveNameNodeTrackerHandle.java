@@ -1,0 +1,81 @@
+package org.bulwark.hdfs.hotstandby.client;
+
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
+import org.bulwark.hdfs.hotstandby.HotStandbyKeys;
+import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One proxy provider's use of its nameservice's shared tracker. When no ZooKeeper quorum is
+ * configured it tracks nothing, and the provider behaves as the stock configured-list provider.
+ */
+public final class ActiveNameNodeTrackerHandle {
+  private static final Logger LOG = LoggerFactory.getLogger(ActiveNameNodeTrackerHandle.class);
+  private static final AtomicBoolean WARNED = new AtomicBoolean();
+
+  private final ActiveNameNodeTracker tracker;
+  private boolean closed;
+
+  private ActiveNameNodeTrackerHandle(ActiveNameNodeTracker tracker) {
+    this.tracker = tracker;
+  }
+
+  public static ActiveNameNodeTrackerHandle open(Configuration conf, String nameservice) {
+    String quorum;
+    try {
+      quorum = HotStandbyKeys.zooKeeperQuorum(conf);
+    } catch (IllegalArgumentException e) {
+      if (WARNED.compareAndSet(false, true)) {
+        LOG.warn("No ZooKeeper for NameNode discovery ({}); using the configured NameNode list", e.getMessage());
+      }
+      return new ActiveNameNodeTrackerHandle(null);
+    }
+    int sessionTimeout = (int) Math.min(Integer.MAX_VALUE, HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf));
+    return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(quorum, HotStandbyKeys.parentZnode(conf),
+        nameservice, sessionTimeout));
+  }
+
+  /** The current record while ZooKeeper is reachable, else null. */
+  public ActiveRecord usableRecord() {
+    return tracker != null && tracker.usable() ? tracker.current() : null;
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} for the record to name an active NameNode other than the one at
+   * {@code failed}; null when none does in time or ZooKeeper cannot be reached.
+   */
+  public ActiveRecord awaitActiveOtherThan(InetSocketAddress failed, long timeoutMillis) throws InterruptedIOException {
+    if (tracker == null) {
+      return null;
+    }
+    try {
+      return tracker.await(r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed), timeoutMillis);
+    } catch (InterruptedException e) {
+      throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
+    }
+  }
+
+  /** Whether two addresses name the same NameNode endpoint (host name or IP, and port). */
+  public static boolean sameAddress(InetSocketAddress a, InetSocketAddress b) {
+    if (a.getPort() != b.getPort()) {
+      return false;
+    }
+    if (a.getHostString().equalsIgnoreCase(b.getHostString())) {
+      return true;
+    }
+    return a.getAddress() != null && a.getAddress().equals(b.getAddress());
+  }
+
+  public synchronized void close() {
+    if (!closed && tracker != null) {
+      ActiveNameNodeTrackers.release(tracker);
+    }
+    closed = true;
+  }
+}

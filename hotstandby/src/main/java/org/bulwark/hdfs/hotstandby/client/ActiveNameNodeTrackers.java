@@ -1,0 +1,51 @@
+package org.bulwark.hdfs.hotstandby.client;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One {@link ActiveNameNodeTracker} (one ZooKeeper session) per quorum, parent znode and nameservice in
+ * a JVM, shared by every proxy provider of that nameservice: a process with many DFSClients (a
+ * MapReduce task, a Spark executor) keeps one session and one watch, not one per client.
+ */
+final class ActiveNameNodeTrackers {
+  private static final Map<String, Entry> TRACKERS = new HashMap<>();
+
+  private static final class Entry {
+    final ActiveNameNodeTracker tracker;
+    int users;
+
+    Entry(ActiveNameNodeTracker tracker) {
+      this.tracker = tracker;
+    }
+  }
+
+  private ActiveNameNodeTrackers() {
+  }
+
+  static synchronized ActiveNameNodeTracker acquire(String quorum, String parent, String nameservice,
+      int sessionTimeoutMillis) {
+    String key = quorum + parent + "/" + nameservice;
+    Entry e = TRACKERS.get(key);
+    if (e == null) {
+      e = new Entry(new ActiveNameNodeTracker(quorum, parent, nameservice, sessionTimeoutMillis));
+      e.tracker.start();
+      TRACKERS.put(key, e);
+    }
+    e.users++;
+    return e.tracker;
+  }
+
+  static synchronized void release(ActiveNameNodeTracker tracker) {
+    for (Map.Entry<String, Entry> me : TRACKERS.entrySet()) {
+      Entry e = me.getValue();
+      if (e.tracker == tracker) {
+        if (--e.users == 0) {
+          TRACKERS.remove(me.getKey());
+          tracker.close();
+        }
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,445 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.ha.ServiceFailedException;
+import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.election.LeaderElection;
+import org.bulwark.hdfs.hotstandby.election.Leadership;
+import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
+import org.bulwark.hdfs.hotstandby.health.HealthReport;
+import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's one decision thread. Health reports, ZooKeeper connection changes, election znode
+ * changes and operator requests only record what they saw and wake it; it then builds a
+ * {@link ControllerView}, asks {@link ControllerRules} for the next {@link Step} and carries it out.
+ * One thread does every transition and every election write, so they never interleave.
+ */
+public final class ControllerLoop implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
+
+  /** What the operator chose for this controller (priorities, fail-back, delays). */
+  public static final class Settings {
+    final int priority;
+    final boolean failback;
+    final long failbackDelayMillis;
+    final long lowerPriorityDelayMillis;
+    final long retryBackoffMillis;
+
+    public Settings(int priority, boolean failback, long failbackDelayMillis, long lowerPriorityDelayMillis,
+        long retryBackoffMillis) {
+      this.priority = priority;
+      this.failback = failback;
+      this.failbackDelayMillis = failbackDelayMillis;
+      this.lowerPriorityDelayMillis = lowerPriorityDelayMillis;
+      this.retryBackoffMillis = retryBackoffMillis;
+    }
+
+    public int priority() {
+      return priority;
+    }
+  }
+
+  private final Settings settings;
+  private final LocalNameNode nameNode;
+  private final LeaderElection election;
+  private final PreviousActiveFencer fencer;
+  private final ControllerMetrics metrics;
+  private final LongSupplier clock;
+  private final Thread thread;
+
+  private final Object signal = new Object();
+  private boolean dirty = true;
+  private volatile boolean running = true;
+
+  private volatile HealthReport health = new HealthReport(NameNodeHealth.UNKNOWN, null, null);
+  private volatile long healthChangedAt;
+  private volatile boolean zooKeeperConnected;
+  private volatile boolean sessionLost;
+  private volatile long cededUntil;
+  private volatile boolean handoffRequested;
+
+  // Owned by the loop thread.
+  private volatile Leadership leadership;
+  private ActiveRecord published;
+  private long leadershipFreeSince;
+
+  public ControllerLoop(Settings settings, LocalNameNode nameNode, LeaderElection election, PreviousActiveFencer fencer,
+      ControllerMetrics metrics) {
+    this.settings = settings;
+    this.nameNode = nameNode;
+    this.election = election;
+    this.fencer = fencer;
+    this.metrics = metrics;
+    this.clock = System::currentTimeMillis;
+    this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  // ---- inputs ----
+
+  public void onHealth(HealthReport report) {
+    if (report.health() != health.health()) {
+      healthChangedAt = clock.getAsLong();
+    }
+    health = report;
+    wake();
+  }
+
+  public void onConnectionState(ConnectionState state) {
+    switch (state) {
+      case CONNECTED:
+      case RECONNECTED:
+        zooKeeperConnected = true;
+        break;
+      case LOST:
+        sessionLost = true;
+        zooKeeperConnected = false;
+        break;
+      default:
+        zooKeeperConnected = false;
+        break;
+    }
+    LOG.info("ZooKeeper connection of {}: {}", nameNode, state);
+    wake();
+  }
+
+  /** Something under the nameservice's znodes changed. */
+  public void onElectionChange() {
+    wake();
+  }
+
+  /** Keeps this NameNode out of the election (stepping down if active) for {@code millis}. */
+  public void cede(long millis) {
+    cededUntil = clock.getAsLong() + Math.max(0, millis);
+    wake();
+  }
+
+  /**
+   * Makes this NameNode active through the election: the leader hands over cleanly, then this
+   * controller takes the lock. Returns once active; throws when not healthy, when another manual
+   * failover is pending, or after {@code timeoutMillis}.
+   */
+  public void failoverToHere(long timeoutMillis) throws IOException, InterruptedException {
+    if (isActive()) {
+      return;
+    }
+    if (health.health() != NameNodeHealth.HEALTHY) {
+      throw new ServiceFailedException("NameNode " + nameNode.nameNodeId() + " is not healthy (" + health
+          + "): it cannot become active");
+    }
+    try {
+      if (!election.requestHandoff()) {
+        throw new ServiceFailedException("another manual failover of " + nameNode.nameservice() + " is in progress");
+      }
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("cannot request the failover in ZooKeeper: " + e.getMessage(), e);
+    }
+    handoffRequested = true;
+    cededUntil = 0;
+    wake();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    try {
+      synchronized (signal) {
+        while (!isActive() && System.nanoTime() < deadline) {
+          signal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+      }
+      if (!isActive()) {
+        throw new ServiceFailedException("NameNode " + nameNode.nameNodeId() + " did not become active within "
+            + timeoutMillis + " ms");
+      }
+    } finally {
+      handoffRequested = false;
+      try {
+        election.clearHandoff();
+      } catch (Exception e) {
+        LOG.warn("Could not remove the failover request: {}", e.getMessage());
+      }
+    }
+  }
+
+  public boolean isActive() {
+    return metrics.state() == ControllerState.ACTIVE;
+  }
+
+  public ControllerState state() {
+    return metrics.state();
+  }
+
+  private void wake() {
+    synchronized (signal) {
+      dirty = true;
+      signal.notifyAll();
+    }
+  }
+
+  // ---- the loop ----
+
+  private void run() {
+    while (running) {
+      long wakeAt;
+      try {
+        wakeAt = reconcile();
+      } catch (Exception e) {
+        LOG.warn("Controller of {}: {} (retrying)", nameNode, e.toString());
+        wakeAt = clock.getAsLong() + settings.retryBackoffMillis;
+      }
+      synchronized (signal) {
+        signal.notifyAll();
+        while (running && !dirty) {
+          long wait = wakeAt - clock.getAsLong();
+          if (wait <= 0) {
+            break;
+          }
+          try {
+            signal.wait(wait);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        dirty = false;
+      }
+    }
+  }
+
+  /** One decision: returns when to decide again if nothing changes before. */
+  private long reconcile() throws Exception {
+    long now = clock.getAsLong();
+    HealthReport h = health;
+    if (sessionLost) {
+      sessionLost = false;
+      onSessionLost();
+    }
+    if (!zooKeeperConnected) {
+      setState(leadership != null ? ControllerState.ACTIVE : ControllerState.NEUTRAL);
+      return Long.MAX_VALUE;
+    }
+    ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
+        .health(h.health())
+        .zooKeeperConnected(true)
+        .cededUntil(cededUntil)
+        .failback(settings.failback, settings.failbackDelayMillis)
+        .lowerPriorityDelay(settings.lowerPriorityDelayMillis)
+        .handoffTarget(election.handoffTarget())
+        .candidates(election.candidates(now));
+    boolean stand = ControllerRules.shouldStand(view.build(), now);
+    if (stand && !election.standing()) {
+      election.stand(settings.priority);
+      view.candidates(election.candidates(now));
+    } else if (!stand && election.standing()) {
+      election.withdraw();
+    }
+    if (leadership != null && !election.iLead() && !election.stillLeading(leadership)) {
+      LOG.warn("{} lost its leadership (epoch {} superseded)", nameNode, leadership.epoch());
+      demote("leadership lost");
+      leadership = null;
+    }
+    String leader = leadership != null ? nameNode.nameNodeId() : election.leader();
+    if (leader == null) {
+      if (leadershipFreeSince == 0) {
+        leadershipFreeSince = now;
+      }
+    } else {
+      leadershipFreeSince = 0;
+    }
+    view.leader(leader, leadership != null).leadershipFreeSince(leadershipFreeSince);
+    Step step = ControllerRules.decide(view.build(), now);
+    long wakeAt = Long.MAX_VALUE;
+    switch (step.kind()) {
+      case ACQUIRE:
+        acquire(step);
+        break;
+      case RESIGN:
+        resign(step);
+        break;
+      case ABANDON:
+        abandon(step);
+        break;
+      case WAIT:
+        wakeAt = step.wakeAtMillis();
+        break;
+      default:
+        break;
+    }
+    if (leadership == null && h.state() == HAServiceState.ACTIVE && h.health().answers()
+        && step.kind() != Step.Kind.ACQUIRE) {
+      // Active without leading (made active by hand, or left active by an earlier run): nothing
+      // guarantees it is alone, so it steps down; if it should lead it will win the election.
+      demote("active without holding the leadership");
+    }
+    setState(leadership != null ? ControllerState.ACTIVE
+        : h.health() == NameNodeHealth.HEALTHY ? ControllerState.STANDBY
+        : h.health() == NameNodeHealth.UNKNOWN ? ControllerState.INITIALIZING : ControllerState.UNHEALTHY);
+    if (handoffRequested && leadership == null && wakeAt == Long.MAX_VALUE) {
+      wakeAt = now + settings.retryBackoffMillis;
+    }
+    return wakeAt;
+  }
+
+  private void acquire(Step why) throws Exception {
+    long start = clock.getAsLong();
+    ActiveRecord previous = election.readActiveRecord();
+    Leadership l = election.acquire();
+    if (l == null) {
+      return;
+    }
+    leadership = l;
+    long locked = clock.getAsLong();
+    try {
+      long fencingMillis = 0;
+      if (previous != null && previous.isActive() && !previous.nameNodeId().equals(nameNode.nameNodeId())) {
+        PreviousActiveFencer.Outcome outcome = fencer.fence(previous.nameNodeId());
+        fencingMillis = clock.getAsLong() - locked;
+        if (outcome == PreviousActiveFencer.Outcome.FAILED) {
+          metrics.fencingFailures.incr();
+          giveUp(l, "could not fence the previous active NameNode " + previous.nameNodeId());
+          return;
+        }
+      }
+      if (!election.stillLeading(l)) {
+        leadership = null;
+        LOG.warn("{} lost its leadership while fencing; not becoming active", nameNode);
+        return;
+      }
+      long transitionStart = clock.getAsLong();
+      try {
+        nameNode.transitionToActive();
+      } catch (IOException e) {
+        demote("transitionToActive failed");
+        giveUp(l, "transitionToActive failed: " + firstLine(e));
+        return;
+      }
+      long transitionMillis = clock.getAsLong() - transitionStart;
+      ActiveRecord record = nameNode.activeRecord(l.epoch(), clock.getAsLong());
+      if (!election.publish(l, record)) {
+        LOG.warn("{} lost its leadership while becoming active; stepping down", nameNode);
+        leadership = null;
+        demote("leadership lost");
+        return;
+      }
+      published = record;
+      long done = clock.getAsLong();
+      long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
+          ? Math.max(0, start - previous.failedAt()) : 0;
+      metrics.failovers.incr();
+      metrics.epoch.set(l.epoch());
+      metrics.lastDetectionMillis.set(detection);
+      metrics.lastFencingMillis.set(fencingMillis);
+      metrics.lastTransitionMillis.set(transitionMillis);
+      metrics.lastFailoverMillis.set(done - start);
+      setState(ControllerState.ACTIVE);
+      LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms, transition {} ms, total {} ms",
+          nameNode, l.epoch(), why.reason(), detection, fencingMillis, transitionMillis, done - start);
+    } catch (Exception e) {
+      if (leadership != null) {
+        demote("failed while becoming active");
+        giveUp(l, e.toString());
+      }
+      throw e;
+    }
+  }
+
+  /** Releases a leadership that could not be used and stays out for a back-off, so another can try. */
+  private void giveUp(Leadership l, String why) {
+    LOG.error("{} gives up the leadership: {}", nameNode, why);
+    leadership = null;
+    cededUntil = clock.getAsLong() + settings.retryBackoffMillis;
+    try {
+      election.release(l, null);
+    } catch (Exception e) {
+      LOG.warn("Could not release the lock ({}); it goes with the session", e.toString());
+    }
+  }
+
+  private void resign(Step why) throws Exception {
+    LOG.info("{} steps down: {}", nameNode, why.reason());
+    try {
+      nameNode.transitionToStandby();
+    } catch (IOException e) {
+      LOG.warn("{} could not go to standby ({}); leaving it to be fenced", nameNode, firstLine(e));
+      abandon(why);
+      return;
+    }
+    Leadership l = leadership;
+    leadership = null;
+    election.release(l, published == null ? null : published.relinquished());
+    published = null;
+  }
+
+  private void abandon(Step why) throws Exception {
+    LOG.warn("{} gives up the leadership at once: {}", nameNode, why.reason());
+    Leadership l = leadership;
+    leadership = null;
+    election.release(l, published == null ? null : published.failedAt(healthChangedAt));
+    published = null;
+  }
+
+  private void onSessionLost() {
+    if (leadership != null) {
+      LOG.warn("{}: ZooKeeper session lost while leading; stepping down", nameNode);
+      leadership = null;
+      published = null;
+      demote("ZooKeeper session lost");
+    }
+  }
+
+  /** Best effort: the NameNode to standby (it may be gone). */
+  private void demote(String why) {
+    try {
+      nameNode.transitionToStandby();
+      LOG.info("{} is standby: {}", nameNode, why);
+    } catch (IOException e) {
+      LOG.warn("{} could not be made standby ({}): {}", nameNode, why, firstLine(e));
+    }
+  }
+
+  private void setState(ControllerState s) {
+    if (metrics.state() != s) {
+      LOG.info("Controller of {}: {} -> {}", nameNode, metrics.state(), s);
+      metrics.state(s);
+    }
+  }
+
+  private static String firstLine(Throwable t) {
+    String m = t.getMessage();
+    return m == null ? t.getClass().getSimpleName() : m.split("\n")[0];
+  }
+
+  /** Stops deciding. A leader releases the lock; its NameNode stays active until the next leader fences it. */
+  @Override
+  public void close() {
+    running = false;
+    wake();
+    thread.interrupt();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Leadership l = leadership;
+    leadership = null;
+    if (l != null) {
+      try {
+        election.release(l, null);
+      } catch (Exception e) {
+        LOG.warn("Could not release the lock on close ({}); it goes with the session", e.toString());
+      }
+    }
+    setState(ControllerState.STOPPED);
+  }
+}

@@ -1,0 +1,97 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
+
+/**
+ * The controller's decisions, as pure functions of a {@link ControllerView}. The controller re-decides
+ * after every change it sees (health, session, lock, candidates, requests), so the rules say what
+ * should hold now rather than how to react to one event: a lost event cannot leave it stuck.
+ *
+ * <ul>
+ *   <li>A NameNode stands as candidate only while healthy, connected and not asked to cede.</li>
+ *   <li>A leader whose NameNode is gone or hung abandons at once (the next leader fences it); one
+ *       whose NameNode answers but is unhealthy, or that is asked to cede or hand over, resigns
+ *       cleanly; with fail-back, it hands over to a higher priority that has stayed healthy long enough.</li>
+ *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
+ *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
+ *       higher one that is slow or stuck cannot block the election.</li>
+ *   <li>Without a ZooKeeper connection nothing changes: a leader keeps its NameNode active (no
+ *       other can take over without the lock) until the session is declared lost.</li>
+ * </ul>
+ */
+public final class ControllerRules {
+  private ControllerRules() {
+  }
+
+  /** Whether this NameNode should be registered as a candidate now. */
+  public static boolean shouldStand(ControllerView v, long now) {
+    return v.zooKeeperConnected && v.health == NameNodeHealth.HEALTHY && now >= v.cededUntilMillis;
+  }
+
+  /** The next step. */
+  public static Step decide(ControllerView v, long now) {
+    if (!v.zooKeeperConnected) {
+      return Step.none();
+    }
+    return v.iLead ? decideAsLeader(v, now) : decideAsFollower(v, now);
+  }
+
+  private static Step decideAsLeader(ControllerView v, long now) {
+    if (v.health == NameNodeHealth.GONE || v.health == NameNodeHealth.UNRESPONSIVE) {
+      return Step.of(Step.Kind.ABANDON, "NameNode " + v.me + " is " + v.health.name().toLowerCase());
+    }
+    if (v.health == NameNodeHealth.UNHEALTHY) {
+      return Step.of(Step.Kind.RESIGN, "NameNode " + v.me + " reports itself unhealthy");
+    }
+    if (now < v.cededUntilMillis) {
+      return Step.of(Step.Kind.RESIGN, "asked to cede the active role");
+    }
+    if (v.handoffTarget != null && !v.handoffTarget.equals(v.me)) {
+      return Step.of(Step.Kind.RESIGN, "manual failover to " + v.handoffTarget);
+    }
+    if (v.failback) {
+      long readyAt = Long.MAX_VALUE;
+      Candidate preferred = null;
+      for (Candidate c : v.candidates.values()) {
+        if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority) {
+          long at = c.sinceMillis() + v.failbackDelayMillis;
+          if (at < readyAt) {
+            readyAt = at;
+            preferred = c;
+          }
+        }
+      }
+      if (preferred != null) {
+        return now >= readyAt
+            ? Step.of(Step.Kind.RESIGN, "fail-back to " + preferred)
+            : Step.waitUntil(readyAt, "fail-back to " + preferred + " once it has been healthy long enough");
+      }
+    }
+    return Step.none();
+  }
+
+  private static Step decideAsFollower(ControllerView v, long now) {
+    if (v.leader != null || !shouldStand(v, now)) {
+      return Step.none();
+    }
+    if (v.handoffTarget != null) {
+      return v.handoffTarget.equals(v.me)
+          ? Step.of(Step.Kind.ACQUIRE, "manual failover to this NameNode")
+          : Step.none();
+    }
+    int rank = 0;
+    for (Candidate c : v.candidates.values()) {
+      if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority) {
+        rank++;
+      }
+    }
+    if (rank == 0) {
+      return Step.of(Step.Kind.ACQUIRE, "leadership free and no healthy candidate ranks higher");
+    }
+    long at = v.leadershipFreeSinceMillis + rank * v.lowerPriorityDelayMillis;
+    return now >= at
+        ? Step.of(Step.Kind.ACQUIRE, "leadership still free after " + (now - v.leadershipFreeSinceMillis)
+            + " ms although " + rank + " candidate(s) rank higher")
+        : Step.waitUntil(at, rank + " healthy candidate(s) rank higher");
+  }
+}

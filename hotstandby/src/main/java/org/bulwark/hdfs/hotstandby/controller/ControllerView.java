@@ -1,0 +1,130 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
+
+/**
+ * Everything a controller knows when it decides: its NameNode's health, its ZooKeeper session, who holds
+ * the leadership, the healthy candidates, a pending manual failover and the operator's settings. Plain
+ * data, so that {@link ControllerRules} can be tested without ZooKeeper or a NameNode.
+ */
+public final class ControllerView {
+  final String me;
+  final int myPriority;
+  final NameNodeHealth health;
+  final boolean zooKeeperConnected;
+  final String leader;
+  final boolean iLead;
+  final Map<String, Candidate> candidates;
+  final String handoffTarget;
+  final long cededUntilMillis;
+  final long leadershipFreeSinceMillis;
+  final boolean failback;
+  final long failbackDelayMillis;
+  final long lowerPriorityDelayMillis;
+
+  private ControllerView(Builder b) {
+    this.me = b.me;
+    this.myPriority = b.myPriority;
+    this.health = b.health;
+    this.zooKeeperConnected = b.zooKeeperConnected;
+    this.leader = b.leader;
+    this.iLead = b.iLead;
+    this.candidates = Collections.unmodifiableMap(new LinkedHashMap<>(b.candidates));
+    this.handoffTarget = b.handoffTarget;
+    this.cededUntilMillis = b.cededUntilMillis;
+    this.leadershipFreeSinceMillis = b.leadershipFreeSinceMillis;
+    this.failback = b.failback;
+    this.failbackDelayMillis = b.failbackDelayMillis;
+    this.lowerPriorityDelayMillis = b.lowerPriorityDelayMillis;
+  }
+
+  public static Builder builder(String me, int myPriority) {
+    return new Builder(me, myPriority);
+  }
+
+  /** Builds a view; every field but the identity has a neutral default. */
+  public static final class Builder {
+    private final String me;
+    private final int myPriority;
+    private NameNodeHealth health = NameNodeHealth.UNKNOWN;
+    private boolean zooKeeperConnected;
+    private String leader;
+    private boolean iLead;
+    private final Map<String, Candidate> candidates = new LinkedHashMap<>();
+    private String handoffTarget;
+    private long cededUntilMillis;
+    private long leadershipFreeSinceMillis;
+    private boolean failback;
+    private long failbackDelayMillis;
+    private long lowerPriorityDelayMillis;
+
+    private Builder(String me, int myPriority) {
+      this.me = me;
+      this.myPriority = myPriority;
+    }
+
+    public Builder health(NameNodeHealth h) {
+      this.health = h;
+      return this;
+    }
+
+    public Builder zooKeeperConnected(boolean connected) {
+      this.zooKeeperConnected = connected;
+      return this;
+    }
+
+    /** The NameNode id in the leader lock (null when free) and whether that lock is ours (our session's). */
+    public Builder leader(String nameNodeId, boolean mine) {
+      this.leader = nameNodeId;
+      this.iLead = mine;
+      return this;
+    }
+
+    public Builder candidate(Candidate c) {
+      this.candidates.put(c.nameNodeId(), c);
+      return this;
+    }
+
+    public Builder candidates(Iterable<Candidate> all) {
+      for (Candidate c : all) {
+        candidate(c);
+      }
+      return this;
+    }
+
+    public Builder handoffTarget(String nameNodeId) {
+      this.handoffTarget = nameNodeId;
+      return this;
+    }
+
+    public Builder cededUntil(long millis) {
+      this.cededUntilMillis = millis;
+      return this;
+    }
+
+    /** When this controller first saw the leadership free (for the lower-priority delay). */
+    public Builder leadershipFreeSince(long millis) {
+      this.leadershipFreeSinceMillis = millis;
+      return this;
+    }
+
+    public Builder failback(boolean enabled, long delayMillis) {
+      this.failback = enabled;
+      this.failbackDelayMillis = delayMillis;
+      return this;
+    }
+
+    public Builder lowerPriorityDelay(long millis) {
+      this.lowerPriorityDelayMillis = millis;
+      return this;
+    }
+
+    public ControllerView build() {
+      return new ControllerView(this);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol;
+import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
+import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
+import org.apache.hadoop.ipc.RPC;
+import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
+
+/**
+ * The NameNode a controller runs beside: its identity and addresses (what the active record
+ * publishes) and the two transitions, sent as {@code REQUEST_BY_ZKFC} so a NameNode with
+ * {@code dfs.ha.automatic-failover.enabled=true} accepts them.
+ */
+public final class LocalNameNode {
+  private final Configuration conf;
+  private final String nameservice;
+  private final String nameNodeId;
+  private final InetSocketAddress serviceAddress;
+  private final String rpcAddress;
+  private final String serviceRpcAddress;
+  private final String httpAddress;
+  private final long transitionTimeoutMillis;
+
+  public LocalNameNode(Configuration conf, String nameservice, String nameNodeId, InetSocketAddress serviceAddress,
+      String rpcAddress, String serviceRpcAddress, String httpAddress, long transitionTimeoutMillis) {
+    this.conf = conf;
+    this.nameservice = nameservice;
+    this.nameNodeId = nameNodeId;
+    this.serviceAddress = serviceAddress;
+    this.rpcAddress = rpcAddress;
+    this.serviceRpcAddress = serviceRpcAddress;
+    this.httpAddress = httpAddress;
+    this.transitionTimeoutMillis = transitionTimeoutMillis;
+  }
+
+  public String nameservice() {
+    return nameservice;
+  }
+
+  public String nameNodeId() {
+    return nameNodeId;
+  }
+
+  /** The address the controller checks and transitions (service RPC when configured, else client RPC). */
+  public InetSocketAddress serviceAddress() {
+    return serviceAddress;
+  }
+
+  public void transitionToActive() throws IOException {
+    HAServiceProtocol proxy = HaServiceProxies.open(conf, serviceAddress, transitionTimeoutMillis);
+    try {
+      proxy.transitionToActive(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
+    } finally {
+      RPC.stopProxy(proxy);
+    }
+  }
+
+  public void transitionToStandby() throws IOException {
+    HAServiceProtocol proxy = HaServiceProxies.open(conf, serviceAddress, transitionTimeoutMillis);
+    try {
+      proxy.transitionToStandby(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
+    } finally {
+      RPC.stopProxy(proxy);
+    }
+  }
+
+  /** The record a leader publishes once this NameNode is active. */
+  public ActiveRecord activeRecord(long epoch, long sinceMillis) {
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, sinceMillis,
+        ActiveRecord.State.ACTIVE, 0);
+  }
+
+  @Override
+  public String toString() {
+    return nameservice + "." + nameNodeId + " (" + serviceAddress + ")";
+  }
+}

@@ -1,0 +1,293 @@
+package org.bulwark.hdfs.hotstandby.election;
+
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.bulwark.hdfs.hotstandby.controller.Candidate;
+import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One controller's view of, and writes to, its nameservice's election znodes ({@link ZNodes}). Reads
+ * come from a {@link CuratorCache} kept current by a persistent recursive watch, so deciding costs no
+ * ZooKeeper round trip; every change wakes the controller. Writes that decide anything are single
+ * ZooKeeper transactions: taking the lock bumps the epoch, and a leader's later writes are checked
+ * against the epoch it set ({@link Leadership}).
+ */
+public final class LeaderElection implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+
+  private final CuratorFramework client;
+  private final ZNodes paths;
+  private final String me;
+  private final CuratorCache cache;
+  private final CountDownLatch initialised = new CountDownLatch(1);
+  /** When this controller first saw each candidate znode (by creation zxid): local time, no clock skew. */
+  private final Map<String, long[]> candidateFirstSeen = new HashMap<>();
+
+  public LeaderElection(CuratorFramework client, ZNodes paths, String me, Runnable onChange) {
+    this.client = client;
+    this.paths = paths;
+    this.me = me;
+    this.cache = CuratorCache.build(client, paths.base());
+    cache.listenable().addListener(CuratorCacheListener.builder()
+        .forAll((type, oldData, data) -> onChange.run())
+        .forInitialized(() -> {
+          initialised.countDown();
+          onChange.run();
+        })
+        .build());
+  }
+
+  /** Creates the nameservice's persistent znodes if missing and fills the cache. */
+  public void start() throws Exception {
+    createIfMissing(paths.candidates(), new byte[0]);
+    createIfMissing(paths.epoch(), "0".getBytes(StandardCharsets.UTF_8));
+    cache.start();
+    if (!initialised.await(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("could not read " + paths.base() + " from ZooKeeper within 30 s");
+    }
+  }
+
+  private void createIfMissing(String path, byte[] data) throws Exception {
+    try {
+      client.create().creatingParentsIfNeeded().forPath(path, data);
+    } catch (KeeperException.NodeExistsException e) {
+      // Another controller made it first.
+    }
+  }
+
+  private long sessionId() throws Exception {
+    return client.getZookeeperClient().getZooKeeper().getSessionId();
+  }
+
+  // ---- reads (cache) ----
+
+  /** The NameNode id in the leader lock, or null when the leadership is free. */
+  public String leader() {
+    Optional<ChildData> lock = cache.get(paths.lock());
+    return lock.map(d -> text(d.getData())).orElse(null);
+  }
+
+  /** Whether the lock exists and belongs to this controller's current session. */
+  public boolean iLead() {
+    Optional<ChildData> lock = cache.get(paths.lock());
+    if (!lock.isPresent() || !me.equals(text(lock.get().getData()))) {
+      return false;
+    }
+    try {
+      return lock.get().getStat().getEphemeralOwner() == sessionId();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** Healthy candidates with their priorities and since when this controller has seen them. */
+  public synchronized List<Candidate> candidates(long now) {
+    List<Candidate> out = new ArrayList<>();
+    Map<String, long[]> seen = new HashMap<>();
+    String prefix = paths.candidates() + "/";
+    cache.stream().filter(d -> d.getPath().startsWith(prefix)).forEach(d -> {
+      String nn = d.getPath().substring(prefix.length());
+      long czxid = d.getStat().getCzxid();
+      long[] first = candidateFirstSeen.get(nn);
+      if (first == null || first[0] != czxid) {
+        first = new long[] {czxid, now};
+      }
+      seen.put(nn, first);
+      int priority;
+      try {
+        priority = Integer.parseInt(text(d.getData()));
+      } catch (NumberFormatException e) {
+        priority = 0;
+      }
+      out.add(new Candidate(nn, priority, first[1]));
+    });
+    candidateFirstSeen.clear();
+    candidateFirstSeen.putAll(seen);
+    return out;
+  }
+
+  /** Whether this controller's candidate znode exists (for this session). */
+  public boolean standing() {
+    Optional<ChildData> c = cache.get(paths.candidate(me));
+    try {
+      return c.isPresent() && c.get().getStat().getEphemeralOwner() == sessionId();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** The NameNode a pending manual failover goes to, or null. */
+  public String handoffTarget() {
+    return cache.get(paths.handoff()).map(d -> text(d.getData())).orElse(null);
+  }
+
+  /** The active-NameNode record as cached, or null when there is none or it cannot be read. */
+  public ActiveRecord cachedActiveRecord() {
+    return cache.get(paths.active()).map(d -> decodeOrNull(d.getData())).orElse(null);
+  }
+
+  /** The active-NameNode record read from ZooKeeper itself, or null. */
+  public ActiveRecord readActiveRecord() throws Exception {
+    try {
+      return decodeOrNull(client.getData().forPath(paths.active()));
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    }
+  }
+
+  private static ActiveRecord decodeOrNull(byte[] data) {
+    try {
+      return ActiveRecord.decode(data);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("Ignoring the active-NameNode record: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  // ---- writes ----
+
+  public void stand(int priority) throws Exception {
+    try {
+      client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.candidate(me), bytes(Integer.toString(priority)));
+    } catch (KeeperException.NodeExistsException e) {
+      // Left by this controller's previous session until it expires: replace it.
+      client.delete().forPath(paths.candidate(me));
+      client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.candidate(me), bytes(Integer.toString(priority)));
+    }
+  }
+
+  public void withdraw() throws Exception {
+    try {
+      client.delete().forPath(paths.candidate(me));
+    } catch (KeeperException.NoNodeException e) {
+      // Already gone.
+    }
+  }
+
+  /**
+   * Takes the leader lock and bumps the epoch in one transaction.
+   *
+   * @return the leadership, or null when another controller holds the lock or won the race
+   */
+  public Leadership acquire() throws Exception {
+    Stat stat = new Stat();
+    long epoch = Long.parseLong(text(client.getData().storingStatIn(stat).forPath(paths.epoch())).trim());
+    long session = sessionId();
+    try {
+      client.transaction().forOperations(
+          client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)),
+          client.transactionOp().setData().withVersion(stat.getVersion())
+              .forPath(paths.epoch(), bytes(Long.toString(epoch + 1))));
+    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+      return null;
+    }
+    return new Leadership(epoch + 1, stat.getVersion() + 1, session);
+  }
+
+  /** Whether {@code l} is still the latest leadership, checked against ZooKeeper itself. */
+  public boolean stillLeading(Leadership l) throws Exception {
+    try {
+      client.transaction().forOperations(client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()));
+      return sessionId() == l.sessionId();
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+      return false;
+    }
+  }
+
+  /** Writes the active-NameNode record, only if {@code l} is still the latest leadership. */
+  public boolean publish(Leadership l, ActiveRecord record) throws Exception {
+    try {
+      if (client.checkExists().forPath(paths.active()) == null) {
+        client.transaction().forOperations(
+            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+            client.transactionOp().create().forPath(paths.active(), record.encode()));
+      } else {
+        client.transaction().forOperations(
+            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+            client.transactionOp().setData().forPath(paths.active(), record.encode()));
+      }
+      return true;
+    } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Gives up the lock; with {@code lastWord} (the record as the NameNode is left) written in the same
+   * transaction when {@code l} is still the latest leadership.
+   */
+  public void release(Leadership l, ActiveRecord lastWord) throws Exception {
+    if (l != null && lastWord != null) {
+      try {
+        client.transaction().forOperations(
+            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+            client.transactionOp().setData().forPath(paths.active(), lastWord.encode()),
+            client.transactionOp().delete().forPath(paths.lock()));
+        return;
+      } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+        LOG.info("Leadership of {} had already passed on; releasing the lock only", paths.base());
+      }
+    }
+    Stat stat = client.checkExists().forPath(paths.lock());
+    if (stat != null && stat.getEphemeralOwner() == sessionId()) {
+      try {
+        client.delete().withVersion(stat.getVersion()).forPath(paths.lock());
+      } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+        // Gone already.
+      }
+    }
+  }
+
+  /** Asks the leader to hand over to this controller's NameNode (ephemeral: vanishes with this controller). */
+  public boolean requestHandoff() throws Exception {
+    try {
+      client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.handoff(), bytes(me));
+      return true;
+    } catch (KeeperException.NodeExistsException e) {
+      return false;
+    }
+  }
+
+  /** Removes this controller's handoff request, if it made one. */
+  public void clearHandoff() throws Exception {
+    Stat stat = client.checkExists().forPath(paths.handoff());
+    if (stat != null && stat.getEphemeralOwner() == sessionId()) {
+      try {
+        client.delete().forPath(paths.handoff());
+      } catch (KeeperException.NoNodeException e) {
+        // Gone already.
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    cache.close();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String text(byte[] b) {
+    return b == null ? "" : new String(b, StandardCharsets.UTF_8);
+  }
+}

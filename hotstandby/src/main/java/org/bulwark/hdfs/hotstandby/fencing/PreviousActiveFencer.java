@@ -1,0 +1,70 @@
+package org.bulwark.hdfs.hotstandby.fencing;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol;
+import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
+import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
+import org.apache.hadoop.ha.NodeFencer;
+import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
+import org.apache.hadoop.ipc.RPC;
+import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure the previous active NameNode of a nameservice serves no more before another becomes
+ * active: first a graceful {@code transitionToStandby} (fast when the NameNode still answers), then
+ * Hadoop's {@link NodeFencer} with the configured {@code dfs.ha.fencing.methods} (sshfence, shell...),
+ * exactly the methods, order and parameters the stock ZKFC uses.
+ */
+public final class PreviousActiveFencer {
+  private static final Logger LOG = LoggerFactory.getLogger(PreviousActiveFencer.class);
+
+  /** How a NameNode was fenced. */
+  public enum Outcome {
+    /** It answered and went to standby. */
+    GRACEFUL,
+    /** It did not answer; a configured fencing method succeeded. */
+    FENCED,
+    /** Nothing could fence it: it must not be assumed down. */
+    FAILED
+  }
+
+  private final Configuration conf;
+  private final String nameservice;
+  private final long gracefulTimeoutMillis;
+
+  public PreviousActiveFencer(Configuration conf, String nameservice, long gracefulTimeoutMillis) {
+    this.conf = conf;
+    this.nameservice = nameservice;
+    this.gracefulTimeoutMillis = gracefulTimeoutMillis;
+  }
+
+  public Outcome fence(String nameNodeId) {
+    NNHAServiceTarget target = new NNHAServiceTarget(conf, nameservice, nameNodeId);
+    HAServiceProtocol proxy = null;
+    try {
+      proxy = HaServiceProxies.open(conf, target.getAddress(), gracefulTimeoutMillis);
+      proxy.transitionToStandby(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
+      LOG.info("Previous active NameNode {} went to standby", nameNodeId);
+      return Outcome.GRACEFUL;
+    } catch (Exception e) {
+      LOG.info("Previous active NameNode {} did not go to standby gracefully ({}); running the fencing methods",
+          nameNodeId, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0]);
+    } finally {
+      if (proxy != null) {
+        RPC.stopProxy(proxy);
+      }
+    }
+    NodeFencer fencer = target.getFencer();
+    if (fencer == null) {
+      LOG.error("Cannot fence NameNode {}: dfs.ha.fencing.methods is not set", nameNodeId);
+      return Outcome.FAILED;
+    }
+    if (fencer.fence(target)) {
+      return Outcome.FENCED;
+    }
+    LOG.error("Every fencing method failed for NameNode {}", nameNodeId);
+    return Outcome.FAILED;
+  }
+}

@@ -1,0 +1,125 @@
+package org.bulwark.hdfs.hotstandby.health;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol;
+import org.apache.hadoop.ha.HealthCheckFailedException;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks one NameNode's health over {@link HAServiceProtocol} at a fixed interval on its own thread
+ * and reports every change (health or HA state) to a listener. A refused connection is told apart
+ * from a timeout: the first means the process is gone (nobody can be served by it, leadership can go
+ * at once), the second that it may be hung and still think itself active (it must be fenced).
+ */
+public final class HealthMonitor implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
+
+  private final Configuration conf;
+  private final InetSocketAddress address;
+  private final long intervalMillis;
+  private final long rpcTimeoutMillis;
+  private final Consumer<HealthReport> listener;
+  private final Thread thread;
+  private volatile boolean running = true;
+  private volatile HealthReport last;
+  private HAServiceProtocol proxy;
+
+  public HealthMonitor(Configuration conf, InetSocketAddress address, long intervalMillis, long rpcTimeoutMillis,
+      Consumer<HealthReport> listener, String name) {
+    this.conf = conf;
+    this.address = address;
+    this.intervalMillis = intervalMillis;
+    this.rpcTimeoutMillis = rpcTimeoutMillis;
+    this.listener = listener;
+    this.thread = new Thread(this::loop, "health-" + name);
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  /** The last report, or null before the first check finished. */
+  public HealthReport last() {
+    return last;
+  }
+
+  private void loop() {
+    while (running) {
+      long started = System.nanoTime();
+      HealthReport report = check();
+      if (!report.sameAs(last)) {
+        LOG.info("NameNode at {}: {}", address, report);
+        last = report;
+        listener.accept(report);
+      } else {
+        last = report;
+      }
+      long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
+      if (sleep > 0) {
+        try {
+          Thread.sleep(sleep);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  private HealthReport check() {
+    try {
+      if (proxy == null) {
+        proxy = HaServiceProxies.open(conf, address, rpcTimeoutMillis);
+      }
+      proxy.monitorHealth();
+      return new HealthReport(NameNodeHealth.HEALTHY, proxy.getServiceStatus().getState(), null);
+    } catch (Throwable t) {
+      dropProxy();
+      return classify(t);
+    }
+  }
+
+  /** How a failed check is read: see the class comment. */
+  static HealthReport classify(Throwable t) {
+    Throwable cause = t instanceof RemoteException
+        ? ((RemoteException) t).unwrapRemoteException(HealthCheckFailedException.class)
+        : t;
+    if (cause instanceof HealthCheckFailedException) {
+      return new HealthReport(NameNodeHealth.UNHEALTHY, null, cause.getMessage());
+    }
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException) {
+        return new HealthReport(NameNodeHealth.GONE, null, "connection refused");
+      }
+    }
+    return new HealthReport(NameNodeHealth.UNRESPONSIVE, null, t.getClass().getSimpleName() + ": " + t.getMessage());
+  }
+
+  private void dropProxy() {
+    if (proxy != null) {
+      RPC.stopProxy(proxy);
+      proxy = null;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    running = false;
+    thread.interrupt();
+    try {
+      thread.join(rpcTimeoutMillis + 1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    dropProxy();
+  }
+}
