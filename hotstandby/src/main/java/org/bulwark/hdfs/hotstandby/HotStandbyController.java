@@ -4,6 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -14,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.ha.BadFencingConfigurationException;
 import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
@@ -104,8 +107,14 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     String quorum = HotStandbyKeys.zooKeeperQuorum(conf);
     String parent = HotStandbyKeys.parentZnode(conf);
     long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
-    ControllerLoop.Settings settings = new ControllerLoop.Settings(
-        HotStandbyKeys.PRIORITY.get(conf, ns, nn).intValue(),
+    Map<String, Integer> priorities = new LinkedHashMap<>();
+    for (String other : DFSUtilClient.getNameNodeIds(conf, ns)) {
+      priorities.put(other, HotStandbyKeys.PRIORITY.get(conf, ns, other).intValue());
+    }
+    if (!priorities.containsKey(nn)) {
+      throw new IllegalArgumentException("NameNode " + nn + " is not listed in dfs.ha.namenodes." + ns + " " + priorities.keySet());
+    }
+    ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
         HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
         HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)));
     long healthInterval = HotStandbyKeys.HEALTH_INTERVAL.get(conf);

@@ -2,6 +2,7 @@ package org.bulwark.hdfs.hotstandby.controller;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -33,10 +34,12 @@ public final class ControllerLoop implements Closeable {
     final long failbackDelayMillis;
     final long lowerPriorityDelayMillis;
     final long retryBackoffMillis;
+    final Map<String, Integer> configuredPriorities;
 
-    public Settings(int priority, boolean failback, long failbackDelayMillis, long lowerPriorityDelayMillis,
-        long retryBackoffMillis) {
+    public Settings(int priority, Map<String, Integer> configuredPriorities, boolean failback, long failbackDelayMillis,
+        long lowerPriorityDelayMillis, long retryBackoffMillis) {
       this.priority = priority;
+      this.configuredPriorities = configuredPriorities;
       this.failback = failback;
       this.failbackDelayMillis = failbackDelayMillis;
       this.lowerPriorityDelayMillis = lowerPriorityDelayMillis;
@@ -71,6 +74,7 @@ public final class ControllerLoop implements Closeable {
   private volatile Leadership leadership;
   private ActiveRecord published;
   private long leadershipFreeSince;
+  private long startedAt;
 
   public ControllerLoop(Settings settings, LocalNameNode nameNode, LeaderElection election, PreviousActiveFencer fencer,
       ControllerMetrics metrics) {
@@ -85,6 +89,7 @@ public final class ControllerLoop implements Closeable {
   }
 
   public void start() {
+    startedAt = clock.getAsLong();
     thread.start();
   }
 
@@ -235,6 +240,7 @@ public final class ControllerLoop implements Closeable {
         .cededUntil(cededUntil)
         .failback(settings.failback, settings.failbackDelayMillis)
         .lowerPriorityDelay(settings.lowerPriorityDelayMillis)
+        .configured(settings.configuredPriorities, startedAt)
         .handoffTarget(election.handoffTarget())
         .candidates(election.candidates(now));
     boolean stand = ControllerRules.shouldStand(view.build(), now);
@@ -402,6 +408,8 @@ public final class ControllerLoop implements Closeable {
   private void demote(String why) {
     try {
       nameNode.transitionToStandby();
+      // Until the next health check says so, remember that it is standby now.
+      health = new HealthReport(health.health(), HAServiceState.STANDBY, health.detail());
       LOG.info("{} is standby: {}", nameNode, why);
     } catch (IOException e) {
       LOG.warn("{} could not be made standby ({}): {}", nameNode, why, firstLine(e));

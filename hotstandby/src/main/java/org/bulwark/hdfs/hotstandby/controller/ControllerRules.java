@@ -1,5 +1,7 @@
 package org.bulwark.hdfs.hotstandby.controller;
 
+import java.util.Map;
+
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
 
 /**
@@ -14,7 +16,8 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  *       cleanly; with fail-back, it hands over to a higher priority that has stayed healthy long enough.</li>
  *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
- *       higher one that is slow or stuck cannot block the election.</li>
+ *       higher one that is slow or stuck cannot block the election; a controller that has just
+ *       started also gives configured higher priorities one delay to register.</li>
  *   <li>Without a ZooKeeper connection nothing changes: a leader keeps its NameNode active (no
  *       other can take over without the lock) until the session is declared lost.</li>
  * </ul>
@@ -86,7 +89,18 @@ public final class ControllerRules {
       }
     }
     if (rank == 0) {
-      return Step.of(Step.Kind.ACQUIRE, "leadership free and no healthy candidate ranks higher");
+      int absent = 0;
+      if (now < v.startedAtMillis + v.lowerPriorityDelayMillis) {
+        for (Map.Entry<String, Integer> e : v.configuredPriorities.entrySet()) {
+          if (!e.getKey().equals(v.me) && e.getValue() > v.myPriority && !v.candidates.containsKey(e.getKey())) {
+            absent++;
+          }
+        }
+      }
+      return absent == 0
+          ? Step.of(Step.Kind.ACQUIRE, "leadership free and no healthy candidate ranks higher")
+          : Step.waitUntil(v.startedAtMillis + v.lowerPriorityDelayMillis,
+              "just started: " + absent + " NameNode(s) of higher priority may still register");
     }
     long at = v.leadershipFreeSinceMillis + rank * v.lowerPriorityDelayMillis;
     return now >= at

@@ -25,6 +25,8 @@ public final class ControllerView {
   final boolean failback;
   final long failbackDelayMillis;
   final long lowerPriorityDelayMillis;
+  final Map<String, Integer> configuredPriorities;
+  final long startedAtMillis;
 
   private ControllerView(Builder b) {
     this.me = b.me;
@@ -40,6 +42,8 @@ public final class ControllerView {
     this.failback = b.failback;
     this.failbackDelayMillis = b.failbackDelayMillis;
     this.lowerPriorityDelayMillis = b.lowerPriorityDelayMillis;
+    this.configuredPriorities = Collections.unmodifiableMap(new LinkedHashMap<>(b.configuredPriorities));
+    this.startedAtMillis = b.startedAtMillis;
   }
 
   public static Builder builder(String me, int myPriority) {
@@ -61,6 +65,8 @@ public final class ControllerView {
     private boolean failback;
     private long failbackDelayMillis;
     private long lowerPriorityDelayMillis;
+    private final Map<String, Integer> configuredPriorities = new LinkedHashMap<>();
+    private long startedAtMillis;
 
     private Builder(String me, int myPriority) {
       this.me = me;
@@ -120,6 +126,17 @@ public final class ControllerView {
 
     public Builder lowerPriorityDelay(long millis) {
       this.lowerPriorityDelayMillis = millis;
+      return this;
+    }
+
+    /**
+     * Every NameNode of the nameservice with its configured priority, and when this controller started:
+     * for one lower-priority delay after its start, a controller also defers to higher-priority
+     * NameNodes that have not registered yet, so controllers started together elect the highest.
+     */
+    public Builder configured(Map<String, Integer> priorities, long startedAt) {
+      this.configuredPriorities.putAll(priorities);
+      this.startedAtMillis = startedAt;
       return this;
     }
 

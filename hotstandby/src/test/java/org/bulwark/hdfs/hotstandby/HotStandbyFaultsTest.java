@@ -1,0 +1,156 @@
+package org.bulwark.hdfs.hotstandby;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.test.KillSession;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
+import org.bulwark.hdfs.hotstandby.controller.ControllerState;
+import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Failures around the NameNodes: a lost ZooKeeper session, a ZooKeeper restart, a hung NameNode, a killed controller. */
+class HotStandbyFaultsTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  @AfterEach
+  void forgetFencing() {
+    KillingFenceMethod.clear();
+  }
+
+  @Test
+  void leaderSessionExpiryNeverLeavesTwoActives() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      ha.startControllers();
+      int first = ha.awaitActive(WAIT);
+      KillSession.kill(ha.controller(first).zooKeeperClient().getZookeeperClient().getZooKeeper());
+      // The expired leader steps down at once; the lock goes when ZooKeeper expires the session on its
+      // side; then one of the two (either may win) becomes active.
+      Await.until("a second election won", WAIT,
+          () -> ha.controller(first).metrics().failovers() + ha.controller(1 - first).metrics().failovers() >= 2);
+      Await.until("an active NameNode again after the session expiry", WAIT,
+          () -> ha.activeNameNode() >= 0 && ha.controller(ha.activeNameNode()).isActive());
+      ha.fsIsUsable();
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void zooKeeperRestartCausesNoFailover() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      ha.startControllers();
+      int active = ha.awaitActive(WAIT);
+      ha.cluster.zooKeeper().restart();
+      Await.until("both controllers back from NEUTRAL", WAIT, () -> ha.controllers().stream()
+          .allMatch(c -> c.state() == ControllerState.ACTIVE || c.state() == ControllerState.STANDBY));
+      // Watch one more session timeout: a spurious failover would show up within it.
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < until) {
+        assertEquals(active, ha.activeNameNode(), "the active NameNode changed after a ZooKeeper restart");
+        Thread.sleep(20);
+      }
+      assertEquals(1, ha.controller(active).metrics().failovers());
+      assertEquals(0, ha.controller(1 - active).metrics().failovers());
+      ha.fsIsUsable();
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void hungNameNodeIsFencedAndReplaced() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2,
+        conf -> conf.set("dfs.ha.fencing.methods", KillingFenceMethod.class.getName()),
+        conf -> conf.set("bulwark.hotstandby.fencing.graceful-timeout", "500ms"))) {
+      ha.startControllers();
+      int hung = ha.awaitActive(WAIT);
+      NamenodeProtocols rpc = ha.cluster.mini().getNameNodeRpc(hung);
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch holding = new CountDownLatch(1);
+      // Every HAServiceProtocol call of a NameNode synchronises on its RPC server: holding that
+      // monitor makes health checks time out while the NameNode still thinks itself active.
+      Thread hanger = new Thread(() -> {
+        synchronized (rpc) {
+          holding.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }, "hang-namenode");
+      hanger.start();
+      holding.await();
+      KillingFenceMethod.register(ha.cluster.nameNode(0, hung).getServiceRpcAddress() != null
+          ? ha.cluster.nameNode(0, hung).getServiceRpcAddress().getPort()
+          : ha.cluster.nameNode(0, hung).getNameNodeAddress().getPort(), () -> {
+            ha.splitBrain.markDown(hung);
+            release.countDown();
+            new Thread(() -> ha.cluster.mini().shutdownNameNode(hung), "kill-" + hung).start();
+          });
+      int next = ha.awaitActiveOtherThan(hung, WAIT);
+      assertNotEquals(hung, next);
+      assertTrue(ha.controller(next).metrics().lastFencingMillis() >= 400,
+          "the graceful transition to standby had to time out first: " + ha.controller(next).metrics().lastFencingMillis());
+      hanger.join(10_000);
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void killedControllerHandsOverAfterItsSession(@TempDir File dir) throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      File site = new File(dir, "controller-site.xml");
+      try (OutputStream out = new FileOutputStream(site)) {
+        ha.controllerConf(0).writeXml(out);
+      }
+      Process forked = forkController(site);
+      try {
+        Await.until("the forked controller made nn1 active", WAIT, () -> ha.activeNameNode() == 0);
+        ha.startController(1);
+        Await.until("nn2's controller stands by", WAIT, () -> ha.controller(1).state() == ControllerState.STANDBY);
+        forked.destroyForcibly();
+        forked.waitFor();
+        // nn1 keeps running, active and unsupervised, until the dead controller's session expires;
+        // then nn2's controller fences it (gracefully: it answers) and takes over.
+        assertEquals(1, ha.awaitActiveOtherThan(0, WAIT));
+        assertTrue(ha.cluster.mini().getNameNode(0).isStandbyState(), "nn1 was fenced to standby");
+        ha.splitBrain.assertNoSplitBrain();
+      } finally {
+        forked.destroyForcibly();
+      }
+    }
+  }
+
+  /** Runs {@code hdfs hotstandby} in its own JVM, as the shell profile would, with {@code -conf site}. */
+  private static Process forkController(File site) throws Exception {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+    cmd.add("-Xmx256m");
+    cmd.add("-Djava.net.preferIPv4Stack=true");
+    String log4j = System.getProperty("log4j.configuration");
+    if (log4j != null) {
+      cmd.add("-Dlog4j.configuration=" + log4j);
+    }
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.add(HotStandbyController.class.getName());
+    cmd.add("-conf");
+    cmd.add(site.getPath());
+    return new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(new File(site.getParentFile(), "controller.log")).start();
+  }
+}

@@ -1,0 +1,109 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
+import org.junit.jupiter.api.Test;
+
+class ControllerRulesTest {
+  private static final long NOW = 100_000;
+
+  private static ControllerView.Builder follower(String me, int priority) {
+    return ControllerView.builder(me, priority).health(NameNodeHealth.HEALTHY).zooKeeperConnected(true)
+        .candidate(new Candidate(me, priority, 0)).lowerPriorityDelay(1000).leadershipFreeSince(NOW);
+  }
+
+  private static ControllerView.Builder leader(String me, int priority) {
+    return follower(me, priority).leader(me, true);
+  }
+
+  @Test
+  void standsOnlyWhenHealthyConnectedAndNotCeded() {
+    assertTrue(ControllerRules.shouldStand(follower("nn1", 0).build(), NOW));
+    assertFalse(ControllerRules.shouldStand(follower("nn1", 0).health(NameNodeHealth.UNHEALTHY).build(), NOW));
+    assertFalse(ControllerRules.shouldStand(follower("nn1", 0).health(NameNodeHealth.UNKNOWN).build(), NOW));
+    assertFalse(ControllerRules.shouldStand(follower("nn1", 0).zooKeeperConnected(false).build(), NOW));
+    assertFalse(ControllerRules.shouldStand(follower("nn1", 0).cededUntil(NOW + 1).build(), NOW));
+    assertTrue(ControllerRules.shouldStand(follower("nn1", 0).cededUntil(NOW).build(), NOW));
+  }
+
+  @Test
+  void freeLeadershipIsTakenAtOnceByTheHighestPriority() {
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn1", 5)
+        .candidate(new Candidate("nn2", 5, 0)).candidate(new Candidate("nn3", 1, 0)).build(), NOW).kind());
+  }
+
+  @Test
+  void lowerPriorityWaitsItsRankTimesTheDelayThenTakesOver() {
+    ControllerView v = follower("nn3", 1).candidate(new Candidate("nn1", 5, 0)).candidate(new Candidate("nn2", 3, 0))
+        .build();
+    Step now = ControllerRules.decide(v, NOW);
+    assertEquals(Step.Kind.WAIT, now.kind());
+    assertEquals(NOW + 2000, now.wakeAtMillis());
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(v, NOW + 2000).kind());
+  }
+
+  @Test
+  void heldLeadershipIsNotContended() {
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 9).leader("nn2", false).build(), NOW).kind());
+  }
+
+  @Test
+  void unhealthyOrDisconnectedControllerDoesNothing() {
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 0).health(NameNodeHealth.GONE).build(), NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(leader("nn1", 0).health(NameNodeHealth.GONE)
+        .zooKeeperConnected(false).build(), NOW).kind(), "no ZooKeeper: a leader holds on until its session is lost");
+  }
+
+  @Test
+  void leaderAbandonsWhenItsNameNodeIsGoneOrHungAndResignsWhenUnhealthy() {
+    assertEquals(Step.Kind.ABANDON, ControllerRules.decide(leader("nn1", 0).health(NameNodeHealth.GONE).build(), NOW).kind());
+    assertEquals(Step.Kind.ABANDON, ControllerRules.decide(leader("nn1", 0).health(NameNodeHealth.UNRESPONSIVE).build(),
+        NOW).kind());
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).health(NameNodeHealth.UNHEALTHY).build(),
+        NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(leader("nn1", 0).build(), NOW).kind());
+  }
+
+  @Test
+  void manualFailoverGoesToItsTargetOnly() {
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).handoffTarget("nn2").build(), NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(leader("nn1", 0).handoffTarget("nn1").build(), NOW).kind());
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn2", 0).candidate(new Candidate("nn1", 9, 0))
+        .handoffTarget("nn2").build(), NOW).kind(), "the target goes first whatever the priorities");
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn3", 9).handoffTarget("nn2").build(), NOW).kind());
+  }
+
+  @Test
+  void cededLeaderResignsAndStaysOut() {
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).cededUntil(NOW + 10).build(), NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 0).cededUntil(NOW + 10).build(), NOW).kind());
+  }
+
+  @Test
+  void failbackWaitsUntilTheHigherPriorityHasBeenHealthyLongEnough() {
+    ControllerView v = leader("nn2", 1).candidate(new Candidate("nn1", 5, NOW - 400)).failback(true, 1000).build();
+    Step early = ControllerRules.decide(v, NOW);
+    assertEquals(Step.Kind.WAIT, early.kind());
+    assertEquals(NOW + 600, early.wakeAtMillis());
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(v, NOW + 600).kind());
+    ControllerView without = leader("nn2", 1).candidate(new Candidate("nn1", 5, 0)).failback(false, 1000).build();
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(without, NOW).kind(), "no fail-back unless enabled");
+    ControllerView equal = leader("nn2", 5).candidate(new Candidate("nn1", 5, 0)).failback(true, 0).build();
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(equal, NOW).kind(), "equal priority never fails back");
+  }
+
+  @Test
+  void justStartedControllerGivesAbsentHigherPrioritiesOneDelay() {
+    java.util.Map<String, Integer> configured = java.util.Map.of("nn1", 1, "nn2", 5, "nn3", 3);
+    ControllerView v = follower("nn1", 1).configured(configured, NOW - 100).build();
+    Step step = ControllerRules.decide(v, NOW);
+    assertEquals(Step.Kind.WAIT, step.kind());
+    assertEquals(NOW + 900, step.wakeAtMillis());
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(v, NOW + 900).kind(), "absent ones are not waited for longer");
+    ControllerView highest = follower("nn2", 5).configured(configured, NOW).build();
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(highest, NOW).kind());
+  }
+}
