@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ControllerLoop implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
+  private static final long IDLE_RECHECK_MILLIS = 1000;
 
   /** What the operator chose for this controller (priorities, fail-back, delays). */
   public static final class Settings {
@@ -68,7 +69,6 @@ public final class ControllerLoop implements Closeable {
   private volatile boolean zooKeeperConnected;
   private volatile boolean sessionLost;
   private volatile long cededUntil;
-  private volatile boolean handoffRequested;
 
   // Owned by the loop thread.
   private volatile Leadership leadership;
@@ -154,7 +154,6 @@ public final class ControllerLoop implements Closeable {
     } catch (Exception e) {
       throw new IOException("cannot request the failover in ZooKeeper: " + e.getMessage(), e);
     }
-    handoffRequested = true;
     cededUntil = 0;
     wake();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -169,7 +168,6 @@ public final class ControllerLoop implements Closeable {
             + timeoutMillis + " ms");
       }
     } finally {
-      handoffRequested = false;
       try {
         election.clearHandoff();
       } catch (Exception e) {
@@ -265,7 +263,12 @@ public final class ControllerLoop implements Closeable {
     }
     view.leader(leader, leadership != null).leadershipFreeSince(leadershipFreeSince);
     Step step = ControllerRules.decide(view.build(), now);
-    long wakeAt = Long.MAX_VALUE;
+    // Level-triggered: decide again at least every second even if nothing is heard of, and when a
+    // cede or back-off ends.
+    long wakeAt = now + IDLE_RECHECK_MILLIS;
+    if (cededUntil > now) {
+      wakeAt = Math.min(wakeAt, cededUntil);
+    }
     switch (step.kind()) {
       case ACQUIRE:
         acquire(step);
@@ -277,7 +280,7 @@ public final class ControllerLoop implements Closeable {
         abandon(step);
         break;
       case WAIT:
-        wakeAt = step.wakeAtMillis();
+        wakeAt = Math.min(wakeAt, step.wakeAtMillis());
         break;
       default:
         break;
@@ -291,9 +294,6 @@ public final class ControllerLoop implements Closeable {
     setState(leadership != null ? ControllerState.ACTIVE
         : h.health() == NameNodeHealth.HEALTHY ? ControllerState.STANDBY
         : h.health() == NameNodeHealth.UNKNOWN ? ControllerState.INITIALIZING : ControllerState.UNHEALTHY);
-    if (handoffRequested && leadership == null && wakeAt == Long.MAX_VALUE) {
-      wakeAt = now + settings.retryBackoffMillis;
-    }
     return wakeAt;
   }
 

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
 import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
-import org.apache.hadoop.ipc.RPC;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
 
@@ -17,6 +15,8 @@ import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
  * {@code dfs.ha.automatic-failover.enabled=true} accepts them.
  */
 public final class LocalNameNode {
+  private static final StateChangeRequestInfo BY_CONTROLLER = new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC);
+
   private final Configuration conf;
   private final String nameservice;
   private final String nameNodeId;
@@ -52,21 +52,11 @@ public final class LocalNameNode {
   }
 
   public void transitionToActive() throws IOException {
-    HAServiceProtocol proxy = HaServiceProxies.open(conf, serviceAddress, transitionTimeoutMillis);
-    try {
-      proxy.transitionToActive(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
-    } finally {
-      RPC.stopProxy(proxy);
-    }
+    HaServiceProxies.call(conf, serviceAddress, transitionTimeoutMillis, p -> p.transitionToActive(BY_CONTROLLER));
   }
 
   public void transitionToStandby() throws IOException {
-    HAServiceProtocol proxy = HaServiceProxies.open(conf, serviceAddress, transitionTimeoutMillis);
-    try {
-      proxy.transitionToStandby(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
-    } finally {
-      RPC.stopProxy(proxy);
-    }
+    HaServiceProxies.call(conf, serviceAddress, transitionTimeoutMillis, p -> p.transitionToStandby(BY_CONTROLLER));
   }
 
   /** The record a leader publishes once this NameNode is active. */

@@ -1,12 +1,10 @@
 package org.bulwark.hdfs.hotstandby.fencing;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
 import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
 import org.apache.hadoop.ha.NodeFencer;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
-import org.apache.hadoop.ipc.RPC;
 import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,19 +40,14 @@ public final class PreviousActiveFencer {
 
   public Outcome fence(String nameNodeId) {
     NNHAServiceTarget target = new NNHAServiceTarget(conf, nameservice, nameNodeId);
-    HAServiceProtocol proxy = null;
     try {
-      proxy = HaServiceProxies.open(conf, target.getAddress(), gracefulTimeoutMillis);
-      proxy.transitionToStandby(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC));
+      HaServiceProxies.call(conf, target.getAddress(), gracefulTimeoutMillis,
+          p -> p.transitionToStandby(new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC)));
       LOG.info("Previous active NameNode {} went to standby", nameNodeId);
       return Outcome.GRACEFUL;
     } catch (Exception e) {
       LOG.info("Previous active NameNode {} did not go to standby gracefully ({}); running the fencing methods",
           nameNodeId, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0]);
-    } finally {
-      if (proxy != null) {
-        RPC.stopProxy(proxy);
-      }
     }
     NodeFencer fencer = target.getFencer();
     if (fencer == null) {

@@ -1,11 +1,15 @@
 package org.bulwark.hdfs.hotstandby.health;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.protocolPB.HAServiceProtocolClientSideTranslatorPB;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
 
 /**
@@ -16,6 +20,37 @@ import org.apache.hadoop.net.NetUtils;
  */
 public final class HaServiceProxies {
   private HaServiceProxies() {
+  }
+
+  /** One call on a {@link HAServiceProtocol} proxy. */
+  @FunctionalInterface
+  public interface Call {
+    void on(HAServiceProtocol proxy) throws IOException;
+  }
+
+  /**
+   * Makes one call on a fresh proxy, retried once when the connection broke in transit (end of file,
+   * reset): Hadoop's IPC client reuses idle connections, and one opened to a NameNode process that has
+   * since restarted fails on first use. Refused connections, timeouts and the NameNode's own errors are
+   * not retried.
+   */
+  public static void call(Configuration conf, InetSocketAddress address, long timeoutMillis, Call call)
+      throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      HAServiceProtocol proxy = open(conf, address, timeoutMillis);
+      try {
+        call.on(proxy);
+        return;
+      } catch (RemoteException | ConnectException | SocketTimeoutException e) {
+        throw e;
+      } catch (IOException e) {
+        if (attempt == 2) {
+          throw e;
+        }
+      } finally {
+        RPC.stopProxy(proxy);
+      }
+    }
   }
 
   public static HAServiceProtocol open(Configuration conf, InetSocketAddress address, long timeoutMillis)

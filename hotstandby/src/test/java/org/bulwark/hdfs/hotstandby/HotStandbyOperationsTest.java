@@ -1,0 +1,102 @@
+package org.bulwark.hdfs.hotstandby;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.tools.DFSHAAdmin;
+import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.Test;
+
+/** What an operator does: a graceful failover with hdfs haadmin, priorities with fail-back, and not doubling up with a stock ZKFC. */
+class HotStandbyOperationsTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  /** {@code hdfs haadmin} with its output captured. */
+  private static final class Admin extends DFSHAAdmin {
+    Admin(ByteArrayOutputStream out, ByteArrayOutputStream err) {
+      setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      setErrOut(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void haadminFailoverGoesThroughTheControllersWithoutFencing() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(3)) {
+      ha.startControllers();
+      int from = ha.awaitActive(WAIT);
+      int to = (from + 1) % 3;
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      DFSHAAdmin admin = new Admin(out, new ByteArrayOutputStream());
+      admin.setConf(ha.cluster.conf());
+      int rc = admin.run(new String[] {"-failover", "nn" + (from + 1), "nn" + (to + 1)});
+      assertEquals(0, rc, out.toString(StandardCharsets.UTF_8));
+      assertTrue(out.toString(StandardCharsets.UTF_8).contains("successful"), out.toString(StandardCharsets.UTF_8));
+      assertEquals(to, ha.activeNameNode(), "the requested NameNode is active when haadmin returns");
+      assertEquals(0, ha.controller(to).metrics().lastFencingMillis(), "the previous active stepped down by itself");
+      assertTrue(ha.cluster.mini().getNameNode(from).isStandbyState());
+      // And back again, through the third controller's view of things.
+      assertEquals(0, admin.run(new String[] {"-failover", "nn" + (to + 1), "nn" + (from + 1)}));
+      assertEquals(from, ha.activeNameNode());
+      ha.fsIsUsable();
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void failoverToAnUnhealthyOrAbsentControllerFails() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      ha.startController(0);
+      int active = ha.awaitActive(WAIT);
+      DFSHAAdmin admin = new Admin(new ByteArrayOutputStream(), new ByteArrayOutputStream());
+      admin.setConf(ha.cluster.conf());
+      assertTrue(admin.run(new String[] {"-failover", "nn1", "nn2"}) != 0, "nn2 has no controller to ask");
+      assertEquals(active, ha.activeNameNode());
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void highestPriorityWinsAndFailsBackWhenEnabled() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(3, conf -> { }, conf -> {
+      conf.set("bulwark.hotstandby.priority.ns1.nn1", "1");
+      conf.set("bulwark.hotstandby.priority.ns1.nn2", "5");
+      conf.set("bulwark.hotstandby.priority.ns1.nn3", "3");
+      conf.set("bulwark.hotstandby.failback.enabled", "true");
+      conf.set("bulwark.hotstandby.failback.delay", "1s");
+    })) {
+      ha.startControllers(); // nn1 first: it must still defer to nn2
+      assertEquals(1, ha.awaitActive(WAIT), "priority 5 wins");
+      ha.killNameNode(1);
+      assertEquals(2, ha.awaitActiveOtherThan(1, WAIT), "then priority 3, not 1");
+      ha.restartNameNode(1);
+      Await.until("fail-back to nn2 once healthy for 1 s", WAIT,
+          () -> ha.activeNameNode() == 1 && ha.controller(1).isActive());
+      assertEquals(0, ha.controller(1).metrics().lastFencingMillis(), "fail-back is a clean hand-over");
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void refusesToRunBesideAStockZkfc() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      Configuration stockConf = ha.controllerConf(0);
+      StockZkfc.formatZooKeeper(stockConf);
+      try (StockZkfc stock = StockZkfc.start(stockConf)) {
+        Await.until("the stock ZKFC made nn1 active", WAIT, () -> ha.activeNameNode() == 0);
+        HotStandbyController ours = new HotStandbyController(ha.controllerConf(1));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ours::start);
+        assertEquals("a stock ZKFC (DFSZKFailoverController) manages nameservice ns1 (its lock "
+            + "/hadoop-ha/ns1/ActiveStandbyElectorLock exists): stop every zkfc of ns1 (hdfs --daemon stop zkfc) "
+            + "before starting hdfs hotstandby", e.getMessage());
+        assertEquals(0, ha.activeNameNode(), "the stock ZKFC's active NameNode was left alone");
+      }
+    }
+  }
+}
