@@ -234,6 +234,7 @@ public final class ControllerLoop implements Closeable {
     }
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
         .health(h.health())
+        .observer(h.state() == HAServiceState.OBSERVER)
         .zooKeeperConnected(true)
         .cededUntil(cededUntil)
         .failback(settings.failback, settings.failbackDelayMillis)
@@ -292,6 +293,7 @@ public final class ControllerLoop implements Closeable {
       demote("active without holding the leadership");
     }
     setState(leadership != null ? ControllerState.ACTIVE
+        : h.health() == NameNodeHealth.HEALTHY && h.state() == HAServiceState.OBSERVER ? ControllerState.OBSERVER
         : h.health() == NameNodeHealth.HEALTHY ? ControllerState.STANDBY
         : h.health() == NameNodeHealth.UNKNOWN ? ControllerState.INITIALIZING : ControllerState.UNHEALTHY);
     return wakeAt;

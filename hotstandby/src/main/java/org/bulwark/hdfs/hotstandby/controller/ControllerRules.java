@@ -10,7 +10,7 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  * should hold now rather than how to react to one event: a lost event cannot leave it stuck.
  *
  * <ul>
- *   <li>A NameNode stands as candidate only while healthy, connected and not asked to cede.</li>
+ *   <li>A NameNode stands as candidate only while healthy, not an observer, connected and not asked to cede.</li>
  *   <li>A leader whose NameNode is gone or hung abandons at once (the next leader fences it); one
  *       whose NameNode answers but is unhealthy, or that is asked to cede or hand over, resigns
  *       cleanly; with fail-back, it hands over to a higher priority that has stayed healthy long enough.</li>
@@ -28,7 +28,7 @@ public final class ControllerRules {
 
   /** Whether this NameNode should be registered as a candidate now. */
   public static boolean shouldStand(ControllerView v, long now) {
-    return v.zooKeeperConnected && v.health == NameNodeHealth.HEALTHY && now >= v.cededUntilMillis;
+    return v.zooKeeperConnected && v.health == NameNodeHealth.HEALTHY && !v.observer && now >= v.cededUntilMillis;
   }
 
   /** The next step. */

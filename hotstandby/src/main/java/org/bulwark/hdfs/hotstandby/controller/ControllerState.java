@@ -8,6 +8,8 @@ public enum ControllerState {
   STANDBY,
   /** It leads, and its NameNode is active. */
   ACTIVE,
+  /** Its NameNode serves reads as an observer: it stays out of the election. */
+  OBSERVER,
   /** Its NameNode is not healthy (or cannot be reached): out of the election. */
   UNHEALTHY,
   /** No ZooKeeper connection: it changes nothing until the session is back or lost. */

@@ -15,6 +15,7 @@ public final class ControllerView {
   final String me;
   final int myPriority;
   final NameNodeHealth health;
+  final boolean observer;
   final boolean zooKeeperConnected;
   final String leader;
   final boolean iLead;
@@ -32,6 +33,7 @@ public final class ControllerView {
     this.me = b.me;
     this.myPriority = b.myPriority;
     this.health = b.health;
+    this.observer = b.observer;
     this.zooKeeperConnected = b.zooKeeperConnected;
     this.leader = b.leader;
     this.iLead = b.iLead;
@@ -55,6 +57,7 @@ public final class ControllerView {
     private final String me;
     private final int myPriority;
     private NameNodeHealth health = NameNodeHealth.UNKNOWN;
+    private boolean observer;
     private boolean zooKeeperConnected;
     private String leader;
     private boolean iLead;
@@ -75,6 +78,12 @@ public final class ControllerView {
 
     public Builder health(NameNodeHealth h) {
       this.health = h;
+      return this;
+    }
+
+    /** Whether the NameNode reported itself an observer (observers serve reads and are never elected). */
+    public Builder observer(boolean isObserver) {
+      this.observer = isObserver;
       return this;
     }
 

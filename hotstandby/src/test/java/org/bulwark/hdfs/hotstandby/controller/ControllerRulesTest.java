@@ -27,6 +27,7 @@ class ControllerRulesTest {
     assertFalse(ControllerRules.shouldStand(follower("nn1", 0).zooKeeperConnected(false).build(), NOW));
     assertFalse(ControllerRules.shouldStand(follower("nn1", 0).cededUntil(NOW + 1).build(), NOW));
     assertTrue(ControllerRules.shouldStand(follower("nn1", 0).cededUntil(NOW).build(), NOW));
+    assertFalse(ControllerRules.shouldStand(follower("nn1", 0).observer(true).build(), NOW), "observers are never elected");
   }
 
   @Test

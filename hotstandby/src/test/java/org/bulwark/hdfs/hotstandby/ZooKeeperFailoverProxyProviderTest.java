@@ -1,0 +1,128 @@
+package org.bulwark.hdfs.hotstandby;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.time.Duration;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.bulwark.hdfs.hotstandby.controller.ControllerState;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.FileContent;
+import org.junit.jupiter.api.Test;
+
+/** Clients that find the active NameNode through ZooKeeper, across failovers, with and without ZooKeeper. */
+class ZooKeeperFailoverProxyProviderTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final long FILE = 12L << 20;
+
+  private static void zooKeeperProvider(Configuration conf) {
+    conf.set("dfs.client.failover.proxy.provider.ns1", ZooKeeperFailoverProxyProvider.class.getName());
+  }
+
+  /** Writes a file through {@code fs}, running {@code midway} once half of it is written. */
+  private static void writeWith(FileSystem fs, Path path, Runnable midway) throws IOException {
+    try (OutputStream raw = ((DistributedFileSystem) fs).createFile(path).overwrite(true).blockSize(1 << 20).build();
+        OutputStream out = new FilterOutputStream(raw) {
+          private long written;
+          private boolean ran;
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            written += len;
+            if (!ran && written >= FILE / 2) {
+              ran = true;
+              midway.run();
+            }
+          }
+        }) {
+      FileContent.write(path.toUri().getPath(), FILE, out);
+    }
+  }
+
+  private static long verify(FileSystem fs, Path path) throws IOException {
+    try (InputStream in = fs.open(path)) {
+      return FileContent.verify(path.toUri().getPath(), FILE, in);
+    }
+  }
+
+  @Test
+  void fileWrittenAcrossAFailoverReadsBackIntact() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(3, ZooKeeperFailoverProxyProviderTest::zooKeeperProvider,
+        c -> { })) {
+      ha.startControllers();
+      int first = ha.awaitActive(WAIT);
+      FileSystem fs = ha.cluster.fs();
+      Path path = new Path("/across-failover");
+      writeWith(fs, path, () -> ha.killNameNode(first));
+      int second = ha.awaitActiveOtherThan(first, WAIT);
+      assertTrue(second != first);
+      assertEquals(FILE, verify(fs, path));
+      // A fresh client finds the new active straight from ZooKeeper.
+      try (FileSystem fresh = FileSystem.newInstance(URI.create("hdfs://ns1"), ha.cluster.conf())) {
+        assertEquals(FILE, verify(fresh, path));
+      }
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void withoutZooKeeperItWalksTheConfiguredListAsTheStockProviderDoes() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2, ZooKeeperFailoverProxyProviderTest::zooKeeperProvider,
+        c -> { })) {
+      ha.startControllers();
+      int first = ha.awaitActive(WAIT);
+      Configuration noZooKeeper = ha.cluster.conf();
+      noZooKeeper.set("bulwark.hotstandby.zookeeper.quorum", "127.0.0.1:1");
+      noZooKeeper.set("bulwark.hotstandby.client.failover-wait", "200ms");
+      try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://ns1"), noZooKeeper)) {
+        Path path = new Path("/no-zookeeper");
+        writeWith(fs, path, () -> ha.killNameNode(first));
+        ha.awaitActiveOtherThan(first, WAIT);
+        assertEquals(FILE, verify(fs, path));
+      }
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  @Test
+  void observerReadsAndFailoverWritesWhenWrapped() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(3, conf -> {
+      conf.set("dfs.client.failover.proxy.provider.ns1", ZooKeeperObserverReadProxyProvider.class.getName());
+      conf.setBoolean("dfs.namenode.state.context.enabled", true);
+      // The embedded cluster shares edits through a directory, so an observer sees only finished
+      // segments: roll them every second, not every two minutes, or reads wait for it to catch up.
+      conf.set("dfs.ha.log-roll.period", "1s");
+    }, c -> { })) {
+      // nn3 serves reads as an observer; its controller stays out of the election.
+      ha.cluster.mini().transitionToObserver(2);
+      ha.startControllers();
+      int first = ha.awaitActive(WAIT);
+      assertTrue(first != 2, "an observer is never elected");
+      Await.until("nn3's controller sees its observer", WAIT,
+          () -> ha.controller(2).state() == ControllerState.OBSERVER);
+      // Metadata only: writes go through the failover provider, reads to the observer.
+      FileSystem fs = ha.cluster.fs();
+      for (int i = 0; i < 5; i++) {
+        fs.mkdirs(new Path("/with-observer/before-" + i));
+      }
+      ha.killNameNode(first);
+      for (int i = 0; i < 5; i++) {
+        fs.mkdirs(new Path("/with-observer/after-" + i));
+      }
+      assertEquals(1 - first, ha.awaitActiveOtherThan(first, WAIT));
+      assertEquals(10, fs.listStatus(new Path("/with-observer")).length);
+      assertTrue(ha.cluster.mini().getNameNode(2).isObserverState(), "nn3 is still an observer");
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+}
