@@ -93,6 +93,13 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       throw new IllegalArgumentException("cannot tell which NameNode of " + ns + " runs here: no dfs.namenode.rpc-address."
           + ns + ".<nn> is a local address; set dfs.ha.namenode.id");
     }
+    Map<String, Integer> priorities = new LinkedHashMap<>();
+    for (String other : DFSUtilClient.getNameNodeIds(conf, ns)) {
+      priorities.put(other, HotStandbyKeys.PRIORITY.get(conf, ns, other).intValue());
+    }
+    if (!priorities.containsKey(nn)) {
+      throw new IllegalArgumentException("NameNode " + nn + " is not listed in dfs.ha.namenodes." + ns + " " + priorities.keySet());
+    }
     NNHAServiceTarget target = new NNHAServiceTarget(conf, ns, nn);
     if (!target.isAutoFailoverEnabled()) {
       throw new IllegalArgumentException("dfs.ha.automatic-failover.enabled is not true for " + ns
@@ -107,13 +114,6 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     String quorum = HotStandbyKeys.zooKeeperQuorum(conf);
     String parent = HotStandbyKeys.parentZnode(conf);
     long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
-    Map<String, Integer> priorities = new LinkedHashMap<>();
-    for (String other : DFSUtilClient.getNameNodeIds(conf, ns)) {
-      priorities.put(other, HotStandbyKeys.PRIORITY.get(conf, ns, other).intValue());
-    }
-    if (!priorities.containsKey(nn)) {
-      throw new IllegalArgumentException("NameNode " + nn + " is not listed in dfs.ha.namenodes." + ns + " " + priorities.keySet());
-    }
     ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
         HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
         HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)));
