@@ -39,6 +39,11 @@ final class StockZkfc implements AutoCloseable {
     return z;
   }
 
+  /** The HA state the stock ZKFC last put its NameNode in (its own view). */
+  org.apache.hadoop.ha.HAServiceProtocol.HAServiceState state() {
+    return zkfc.getServiceState();
+  }
+
   @Override
   public void close() throws InterruptedException {
     thread.interrupt();
