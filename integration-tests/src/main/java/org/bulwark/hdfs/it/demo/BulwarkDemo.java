@@ -67,10 +67,14 @@ public final class BulwarkDemo extends Configured implements Tool {
     if (o.placement != null) {
       builder.placementPolicy(o.placement);
     }
+    if (o.nameNodes > 1) {
+      DemoHotStandby.configure(builder, o.nameNodes);
+    }
     out.printf("Starting an embedded HDFS: %d DataNodes on %d racks in %d datacenters (%s), placement %s%n",
         o.topology.dataNodeCount(), o.topology.racks().size(), o.topology.datacenters().size(), o.topology,
         o.placement == null ? "Hadoop's default" : o.placement.getName());
     BulwarkMiniCluster cluster = builder.build();
+    DemoHotStandby ha = null;
     // Ctrl-C: the hook wakes the main thread and waits for it to shut the cluster down cleanly.
     Thread hook = new Thread(() -> {
       stop();
@@ -82,6 +86,9 @@ public final class BulwarkDemo extends Configured implements Tool {
     }, "bulwark-demo-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
+      if (o.nameNodes > 1) {
+        ha = DemoHotStandby.start(cluster, out);
+      }
       writeDataSet(cluster, o);
       report(cluster);
       if (o.balancer != null) {
@@ -90,7 +97,11 @@ public final class BulwarkDemo extends Configured implements Tool {
         balance(cluster, o.balancer);
         report(cluster);
       }
-      out.printf("NameNode web UI: http://%s/%n", hostPort(cluster));
+      if (ha != null) {
+        ha.showFailover();
+      }
+      out.printf("%nNameNode web UI: http://%s/%n",
+          DemoHotStandby.httpAddress(ha != null ? ha.activeNameNode() : cluster.mini().getNameNode(0)));
       if (!o.exitWhenDone) {
         out.println("Running; press Ctrl-C to stop.");
         stopRequested.await();
@@ -98,6 +109,9 @@ public final class BulwarkDemo extends Configured implements Tool {
       return 0;
     } finally {
       out.println("Stopping the cluster.");
+      if (ha != null) {
+        ha.close();
+      }
       cluster.close();
       closed.countDown();
       try {
@@ -212,10 +226,5 @@ public final class BulwarkDemo extends Configured implements Tool {
     if (cluster.topology().datacenters().size() > 1) {
       out.printf("  %d of %d blocks would be lost with the datacenter that holds all their replicas.%n", oneDc, spread.blocks());
     }
-  }
-
-  private static String hostPort(BulwarkMiniCluster cluster) {
-    return cluster.mini().getNameNode(0).getHttpAddress().getHostString() + ":"
-        + cluster.mini().getNameNode(0).getHttpAddress().getPort();
   }
 }

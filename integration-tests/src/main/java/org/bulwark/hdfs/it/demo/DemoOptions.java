@@ -15,7 +15,7 @@ final class DemoOptions {
   // Option names avoid those GenericOptionsParser takes first (-files, -libjars, -archives, -conf, -fs, -D).
   static final String USAGE = "usage: bulwark demo [-topology SPEC] [-capacity BYTES] [-numFiles N] [-fileSize BYTES]"
       + " [-placement default|one-per-rack|hierarchical|CLASS] [-balancer availability|datanode|blockpool|none]"
-      + " [-dir DIR] [-seed N] [-exit]";
+      + " [-namenodes N] [-dir DIR] [-seed N] [-exit]";
 
   TopologySpec topology = TopologySpec.parse("/dc1/r1:2,/dc1/r2:2,/dc1/r3:2,/dc2/r4:2,/dc2/r5:2,/dc2/r6:2");
   long capacity = 256L << 20;
@@ -27,6 +27,8 @@ final class DemoOptions {
   boolean exitWhenDone;
   /** The balancing policy run after a skewed write, or null for none. */
   String balancer = "availability";
+  /** NameNodes: more than one makes the nameservice HA under hdfs hotstandby, and the demo shows a failover. */
+  int nameNodes = 2;
 
   static DemoOptions parse(String[] args) {
     DemoOptions o = new DemoOptions();
@@ -50,6 +52,7 @@ final class DemoOptions {
         case "-dir" -> o.dir = new File(value);
         case "-seed" -> o.seed = number(opt, value, Long.MIN_VALUE);
         case "-balancer" -> o.balancer = balancer(value);
+        case "-namenodes" -> o.nameNodes = (int) Math.min(5, number(opt, value, 1));
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
     }
@@ -67,7 +70,7 @@ final class DemoOptions {
 
   private static boolean isKnown(String opt) {
     return switch (opt) {
-      case "-topology", "-capacity", "-numFiles", "-fileSize", "-placement", "-dir", "-seed", "-balancer" -> true;
+      case "-topology", "-capacity", "-numFiles", "-fileSize", "-placement", "-dir", "-seed", "-balancer", "-namenodes" -> true;
       default -> false;
     };
   }

@@ -57,6 +57,15 @@ class BulwarkDemoTest {
     assertTrue(out.contains("Moves adding a rack"), out);
     assertTrue(out.contains("Availability balancing summary"), out);
     assertTrue(out.contains("(balancer exit code 0)"), out);
+
+    // then the active NameNode is killed under a client that keeps working
+    assertTrue(out.contains("HA: 2 NameNodes under hdfs hotstandby"), out);
+    Matcher failover = Pattern.compile("nn(\\d) active (\\d+) ms after the kill").matcher(out);
+    assertTrue(failover.find(), out);
+    Matcher client = Pattern.compile("The client carried on: [\\d,]+ listings served, (\\d+) failed").matcher(out);
+    assertTrue(client.find(), out);
+    assertEquals("0", client.group(1), "no client call failed across the failover");
+    assertTrue(out.contains("restarted: standby"), out);
   }
 
   @Test
