@@ -1,0 +1,147 @@
+package org.bulwark.hdfs.monitor;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.monitor.collect.HistoryPoller;
+import org.bulwark.hdfs.monitor.collect.MonitorStatus;
+import org.bulwark.hdfs.monitor.collect.NamespaceUris;
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.monitor.store.StoreFactory;
+import org.bulwark.hdfs.monitor.web.MonitorHttpServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code hdfs blockmonitor}: polls every namespace for where each replica is, records only what
+ * changed (so the history of every replica's location is kept), and serves it in a web UI and JSON
+ * API. An unreachable NameNode does not stop it: the UI stays up and shows how stale its figures are.
+ */
+public final class BlockMonitor extends Configured implements Tool, Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockMonitor.class);
+  private static final String USAGE = "Usage: hdfs blockmonitor [generic options]";
+
+  private HistoryStore store;
+  private HistoryPoller poller;
+  private MonitorHttpServer http;
+
+  public BlockMonitor() {
+    super(new HdfsConfiguration());
+  }
+
+  public BlockMonitor(Configuration conf) {
+    super(conf);
+  }
+
+  /** Opens the store, starts the web UI and the poller; returns at once. Bad configuration: one-line exception. */
+  public synchronized void start() throws IOException {
+    Configuration conf = getConf();
+    List<URI> namespaces = NamespaceUris.of(conf);
+    long interval = MonitorKeys.POLL_INTERVAL.get(conf);
+    long rate = MonitorKeys.MAX_RPC_PER_SEC.get(conf);
+    long retention = TimeUnit.DAYS.toMillis(MonitorKeys.RETENTION_DAYS.get(conf));
+    String address = MonitorKeys.HTTP_ADDRESS.get(conf);
+    int depth = MonitorKeys.ADVISOR_DEPTH.get(conf).intValue();
+    if (!address.matches("[^:\\s]+:\\d{1,5}")) {
+      throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.HTTP_ADDRESS.getName(), address,
+          "host:port such as 0.0.0.0:9880");
+    }
+    try {
+      store = StoreFactory.open(conf);
+      poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);
+      http = new MonitorHttpServer(conf, address, store, poller.status(), depth);
+      http.start();
+      poller.start();
+      LOG.info("Block monitor: namespaces {}, store {}, web UI http://{}:{}/", namespaces, store.describe(),
+          http.address().getHostString(), http.address().getPort());
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  public InetSocketAddress httpAddress() {
+    return http.address();
+  }
+
+  public MonitorStatus status() {
+    return poller.status();
+  }
+
+  public HistoryStore store() {
+    return store;
+  }
+
+  /** One poll of every namespace now (tests and the demo; the daemon polls on its own). */
+  public void pollNow() throws IOException, InterruptedException {
+    poller.pollOnce();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (poller != null) {
+      poller.close();
+    }
+    if (http != null) {
+      try {
+        http.close();
+      } catch (IOException e) {
+        LOG.warn("{}", e.getMessage());
+      }
+    }
+    if (store != null) {
+      try {
+        store.close();
+      } catch (IOException e) {
+        LOG.warn("{}", e.getMessage());
+      }
+    }
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    for (String arg : args) {
+      if ("-help".equals(arg) || "-h".equals(arg)) {
+        System.out.println(USAGE);
+        return 0;
+      }
+      System.err.println("blockmonitor: unknown argument '" + arg + "'. " + USAGE);
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      close();
+      stopped.countDown();
+    }, "blockmonitor-shutdown"));
+    start();
+    stopped.await();
+    return 0;
+  }
+
+  public static void main(String[] args) {
+    System.exit(runMain(args, System.err));
+  }
+
+  static int runMain(String[] args, PrintStream err) {
+    try {
+      return ToolRunner.run(new HdfsConfiguration(), new BlockMonitor(), args);
+    } catch (IllegalArgumentException e) {
+      err.println("blockmonitor: " + e.getMessage());
+      return 1;
+    } catch (Exception e) {
+      err.println("blockmonitor: " + (e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0]));
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package org.bulwark.hdfs.monitor.collect;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.bulwark.hdfs.monitor.history.DataNodeObservation;
+import org.bulwark.hdfs.monitor.history.NamespaceState;
+import org.bulwark.hdfs.monitor.history.PollChanges;
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.monitor.store.PollSummary;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poll loop: every interval, scans each namespace and the DataNode report, diffs them against the
+ * recorded open intervals and records the changes, one transaction per namespace. The recorded state
+ * moves on only after a commit, so a crash mid-poll loses that poll and nothing before it; at start
+ * the open intervals are read back from the store.
+ */
+public final class HistoryPoller implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(HistoryPoller.class);
+
+  private final Configuration conf;
+  private final List<URI> namespaces;
+  private final HistoryStore store;
+  private final RpcRateLimiter limiter;
+  private final long intervalMillis;
+  private final long retentionMillis;
+  private final MonitorStatus status = new MonitorStatus();
+  private final Map<URI, NamespaceState> states = new HashMap<>();
+  private final Map<URI, DistributedFileSystem> clients = new LinkedHashMap<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+  private long lastRetention;
+
+  public HistoryPoller(Configuration conf, List<URI> namespaces, HistoryStore store, long maxRpcPerSecond,
+      long intervalMillis, long retentionMillis) {
+    this.conf = conf;
+    this.namespaces = namespaces;
+    this.store = store;
+    this.limiter = new RpcRateLimiter(maxRpcPerSecond);
+    this.intervalMillis = intervalMillis;
+    this.retentionMillis = retentionMillis;
+    this.thread = new Thread(this::loop, "blockmonitor-poller");
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  public MonitorStatus status() {
+    return status;
+  }
+
+  private void loop() {
+    while (running) {
+      try {
+        pollOnce();
+      } catch (InterruptedException e) {
+        return;
+      } catch (Exception e) {
+        String msg = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
+        LOG.warn("Poll failed (the UI shows how stale its figures are): {}", msg);
+        status.failed(msg, System.currentTimeMillis());
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(intervalMillis);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** Polls every namespace once and records what changed. */
+  public synchronized void pollOnce() throws IOException, InterruptedException {
+    boolean first = true;
+    for (URI uri : namespaces) {
+      DistributedFileSystem fs = client(uri);
+      int nsId = store.namespaceId(uri.toString());
+      NamespaceState state = states.get(uri);
+      if (state == null) {
+        state = store.loadState(nsId);
+        states.put(uri, state);
+        LOG.info("Namespace {}: {} open replica intervals read back from the store", uri, state.openReplicas());
+      }
+      Map<Integer, DataNodeObservation> dataNodes = first ? dataNodes(fs) : new HashMap<>();
+      first = false;
+      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter).scan();
+      PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
+      store.record(changes, new PollSummary(scan.started, scan.finished, scan.files.size(), scan.blocks.size(),
+          scan.replicas, scan.rpcs));
+      state.apply(changes);
+      status.scanned(scan);
+      LOG.debug("Namespace {}: {} blocks, {} replicas in {} ms, {} RPCs, {} changes", uri, scan.blocks.size(),
+          scan.replicas, scan.finished - scan.started, scan.rpcs, changes.size());
+    }
+    long now = System.currentTimeMillis();
+    status.pollFinished(now);
+    if (now - lastRetention > TimeUnit.HOURS.toMillis(1)) {
+      long deleted = store.deleteHistoryBefore(now - retentionMillis);
+      lastRetention = now;
+      if (deleted > 0) {
+        LOG.info("Retention: deleted {} history rows older than {} days", deleted, TimeUnit.MILLISECONDS.toDays(retentionMillis));
+      }
+    }
+  }
+
+  private Map<Integer, DataNodeObservation> dataNodes(DistributedFileSystem fs) throws IOException, InterruptedException {
+    Map<Integer, DataNodeObservation> out = new HashMap<>();
+    limiter.acquire();
+    for (DatanodeInfo d : fs.getClient().datanodeReport(DatanodeReportType.LIVE)) {
+      out.put(id(d), new DataNodeObservation(state(d), d.getCapacity(), d.getDfsUsed()));
+    }
+    limiter.acquire();
+    for (DatanodeInfo d : fs.getClient().datanodeReport(DatanodeReportType.DEAD)) {
+      out.put(id(d), new DataNodeObservation("dead", d.getCapacity(), d.getDfsUsed()));
+    }
+    return out;
+  }
+
+  private int id(DatanodeInfo d) throws IOException {
+    return store.dataNodeId(d.getDatanodeUuid(), d.getHostName(), d.getXferAddr(), d.getNetworkLocation());
+  }
+
+  private static String state(DatanodeInfo d) {
+    if (d.isDecommissioned()) {
+      return "decommissioned";
+    }
+    if (d.isDecommissionInProgress()) {
+      return "decommissioning";
+    }
+    if (d.isInMaintenance()) {
+      return "in-maintenance";
+    }
+    if (d.isEnteringMaintenance()) {
+      return "entering-maintenance";
+    }
+    return "live";
+  }
+
+  private DistributedFileSystem client(URI uri) throws IOException {
+    DistributedFileSystem fs = clients.get(uri);
+    if (fs == null) {
+      FileSystem f = FileSystem.newInstance(uri, conf);
+      if (!(f instanceof DistributedFileSystem)) {
+        f.close();
+        throw new IOException(uri + " is not HDFS");
+      }
+      fs = (DistributedFileSystem) f;
+      clients.put(uri, fs);
+    }
+    return fs;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    thread.interrupt();
+    try {
+      thread.join(30_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (DistributedFileSystem fs : clients.values()) {
+      try {
+        fs.close();
+      } catch (IOException e) {
+        LOG.debug("closing {}", fs.getUri(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package org.bulwark.hdfs.monitor.collect;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSClient;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.bulwark.hdfs.monitor.history.ObservedBlock;
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+
+/**
+ * Walks a namespace with batched listings that carry block locations ({@code getListing} with
+ * {@code needLocation}: one RPC returns up to {@code dfs.ls.limit} entries with every block's replicas),
+ * never one {@code getBlockLocations} per file and never fsck. Every RPC goes through the rate limiter.
+ */
+public final class NamespaceScanner {
+  private final DFSClient client;
+  private final String namespace;
+  private final HistoryStore store;
+  private final RpcRateLimiter limiter;
+
+  public NamespaceScanner(DFSClient client, String namespace, HistoryStore store, RpcRateLimiter limiter) {
+    this.client = client;
+    this.namespace = namespace;
+    this.store = store;
+    this.limiter = limiter;
+  }
+
+  public NamespaceScan scan() throws IOException, InterruptedException {
+    NamespaceScan scan = new NamespaceScan(namespace);
+    scan.started = System.currentTimeMillis();
+    long rpcsBefore = limiter.calls();
+    Deque<String> dirs = new ArrayDeque<>();
+    dirs.add("/");
+    while (!dirs.isEmpty()) {
+      String dir = dirs.poll();
+      byte[] after = HdfsFileStatus.EMPTY_NAME;
+      while (true) {
+        limiter.acquire();
+        DirectoryListing listing = client.listPaths(dir, after, true);
+        if (listing == null) {
+          break; // deleted while we walked
+        }
+        for (HdfsFileStatus st : listing.getPartialListing()) {
+          String path = st.getFullName(dir);
+          if (st.isDirectory()) {
+            dirs.add(path);
+          } else if (st instanceof HdfsLocatedFileStatus) {
+            addFile(scan, path, (HdfsLocatedFileStatus) st);
+          }
+        }
+        if (!listing.hasMore()) {
+          break;
+        }
+        after = listing.getLastName();
+      }
+    }
+    scan.rpcs = limiter.calls() - rpcsBefore;
+    scan.finished = System.currentTimeMillis();
+    return scan;
+  }
+
+  private void addFile(NamespaceScan scan, String path, HdfsLocatedFileStatus st) throws IOException {
+    LocatedBlocks blocks = st.getLocatedBlocks();
+    long raw = st.getLen() * Math.max(1, st.getReplication());
+    if (st.getErasureCodingPolicy() != null) {
+      raw = 0;
+    }
+    boolean uc = blocks != null && blocks.isUnderConstruction();
+    if (blocks != null) {
+      int n = blocks.getLocatedBlocks().size();
+      for (int i = 0; i < n; i++) {
+        LocatedBlock b = blocks.getLocatedBlocks().get(i);
+        DatanodeInfoWithStorage[] locations = b.getLocations();
+        int[] storages = new int[locations.length];
+        Set<String> racks = new HashSet<>();
+        for (int j = 0; j < locations.length; j++) {
+          DatanodeInfoWithStorage d = locations[j];
+          int dn = store.dataNodeId(d.getDatanodeUuid(), d.getHostName(), d.getXferAddr(), d.getNetworkLocation());
+          StorageType type = d.getStorageType();
+          storages[j] = store.storageId(dn, d.getStorageID(), type == null ? "DISK" : type.name());
+          racks.add(d.getNetworkLocation());
+        }
+        if (st.getErasureCodingPolicy() != null) {
+          raw += b.getBlockSize();
+        }
+        boolean lastOfOpenFile = uc && i == n - 1;
+        scan.blocks.put(b.getBlock().getBlockId(),
+            new ObservedBlock(st.getFileId(), path, storages, b.isCorrupt(), lastOfOpenFile));
+        scan.replicas += locations.length;
+        scan.blocksByRackCount.merge(racks.size(), 1L, Long::sum);
+        if (locations.length == 0 && !lastOfOpenFile) {
+          scan.missing++;
+        } else if (b.isCorrupt()) {
+          scan.corrupt++;
+        }
+      }
+    }
+    scan.files.add(new NamespaceScan.FileEntry(path, st.getLen(), raw));
+  }
+}

@@ -1,0 +1,538 @@
+package org.bulwark.hdfs.monitor.store;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.bulwark.hdfs.monitor.history.BlockEvent;
+import org.bulwark.hdfs.monitor.history.BlockHistory;
+import org.bulwark.hdfs.monitor.history.DataNodeObservation;
+import org.bulwark.hdfs.monitor.history.FileSpan;
+import org.bulwark.hdfs.monitor.history.MissingBlock;
+import org.bulwark.hdfs.monitor.history.NamespaceState;
+import org.bulwark.hdfs.monitor.history.PollChanges;
+import org.bulwark.hdfs.monitor.history.ReplicaSpan;
+import org.bulwark.hdfs.monitor.history.StateSpan;
+
+/**
+ * The history store over JDBC: the same schema and statements on the embedded H2 file and on
+ * PostgreSQL (standard SQL only). One connection writes, one reads, each used by one thread at a time.
+ * Ids of namespaces, DataNodes and storages are handed out here (the monitor is the only writer) and
+ * cached, so a poll's rows are plain integers.
+ */
+public final class JdbcHistoryStore implements HistoryStore {
+  private static final String REPLICA_COLUMNS = "n.uri, r.block_id, d.uuid, d.host, d.rack, s.storage_uuid, "
+      + "s.storage_type, r.first_seen, r.gone_since";
+  private static final String REPLICA_JOIN = " FROM replica_interval r JOIN storage s ON s.id = r.storage_id "
+      + "JOIN datanode d ON d.id = s.datanode_id JOIN namespace n ON n.id = r.namespace_id";
+
+  private final String description;
+  private final Connection writer;
+  private final Connection reader;
+  private final Map<String, Integer> namespaces = new HashMap<>();
+  private final Map<String, Integer> dataNodes = new HashMap<>();
+  private final Map<String, Integer> storages = new HashMap<>();
+
+  private JdbcHistoryStore(String description, Connection writer, Connection reader) {
+    this.description = description;
+    this.writer = writer;
+    this.reader = reader;
+  }
+
+  /** Opens (and migrates) the store at {@code url}; {@code props} may carry user and password. */
+  public static JdbcHistoryStore open(String url, Properties props, String description) throws IOException {
+    Connection w = null;
+    Connection r = null;
+    try {
+      w = DriverManager.getConnection(url, props);
+      Migrations.apply(w);
+      w.setAutoCommit(false);
+      r = DriverManager.getConnection(url, props);
+      r.setAutoCommit(true);
+      r.setReadOnly(true);
+      return new JdbcHistoryStore(description, w, r);
+    } catch (SQLException e) {
+      closeQuietly(w);
+      closeQuietly(r);
+      throw new IOException("cannot open the history store (" + description + "): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  // ---- ids ----
+
+  @Override
+  public synchronized int namespaceId(String uri) throws IOException {
+    Integer id = namespaces.get(uri);
+    if (id == null) {
+      id = idFor("namespace", "uri", uri, next -> new Object[] {next, uri}, "INSERT INTO namespace (id, uri) VALUES (?, ?)");
+      namespaces.put(uri, id);
+    }
+    return id;
+  }
+
+  @Override
+  public synchronized int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException {
+    String key = uuid + "|" + host + "|" + xferAddress + "|" + rack;
+    Integer id = dataNodes.get(key);
+    if (id == null) {
+      id = idFor("datanode", "uuid", uuid, next -> new Object[] {next, uuid, host, xferAddress, rack},
+          "INSERT INTO datanode (id, uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?, ?)");
+      // A DataNode that moved host or rack keeps its id; the row says where it is now.
+      execute("UPDATE datanode SET host = ?, xfer_addr = ?, rack = ? WHERE id = ?", host, xferAddress, rack, id);
+      dataNodes.put(key, id);
+    }
+    return id;
+  }
+
+  @Override
+  public synchronized int storageId(int dataNodeId, String storageUuid, String storageType) throws IOException {
+    Integer id = storages.get(storageUuid);
+    if (id == null) {
+      id = idFor("storage", "storage_uuid", storageUuid, next -> new Object[] {next, dataNodeId, storageUuid, storageType},
+          "INSERT INTO storage (id, datanode_id, storage_uuid, storage_type) VALUES (?, ?, ?, ?)");
+      storages.put(storageUuid, id);
+    }
+    return id;
+  }
+
+  private interface Row {
+    Object[] values(int id);
+  }
+
+  private int idFor(String table, String keyColumn, String key, Row row, String insert) throws IOException {
+    try {
+      try (PreparedStatement p = writer.prepareStatement("SELECT id FROM " + table + " WHERE " + keyColumn + " = ?")) {
+        p.setString(1, key);
+        try (ResultSet rs = p.executeQuery()) {
+          if (rs.next()) {
+            int id = rs.getInt(1);
+            writer.commit();
+            return id;
+          }
+        }
+      }
+      int next;
+      try (Statement s = writer.createStatement();
+          ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table)) {
+        rs.next();
+        next = rs.getInt(1);
+      }
+      try (PreparedStatement p = writer.prepareStatement(insert)) {
+        bind(p, row.values(next));
+        p.executeUpdate();
+      }
+      writer.commit();
+      return next;
+    } catch (SQLException e) {
+      rollback();
+      throw new IOException("cannot record a " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void execute(String sql, Object... values) throws IOException {
+    try (PreparedStatement p = writer.prepareStatement(sql)) {
+      bind(p, values);
+      p.executeUpdate();
+      writer.commit();
+    } catch (SQLException e) {
+      rollback();
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  // ---- the poller's state and changes ----
+
+  @Override
+  public synchronized NamespaceState loadState(int namespaceId) throws IOException {
+    NamespaceState state = new NamespaceState();
+    try {
+      try (PreparedStatement p = writer.prepareStatement(
+          "SELECT block_id, storage_id FROM replica_interval WHERE namespace_id = ? AND gone_since IS NULL")) {
+        p.setInt(1, namespaceId);
+        p.setFetchSize(10_000);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            state.openReplica(rs.getLong(1), rs.getInt(2));
+          }
+        }
+      }
+      try (PreparedStatement p = writer.prepareStatement(
+          "SELECT block_id, file_id, path FROM block_file WHERE namespace_id = ? AND gone_since IS NULL")) {
+        p.setInt(1, namespaceId);
+        p.setFetchSize(10_000);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            state.openFile(rs.getLong(1), rs.getLong(2), rs.getString(3));
+          }
+        }
+      }
+      try (PreparedStatement p = writer.prepareStatement(
+          "SELECT block_id, kind FROM block_event WHERE namespace_id = ? AND resolved_at IS NULL")) {
+        p.setInt(1, namespaceId);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            state.openEvent(rs.getLong(1), rs.getString(2));
+          }
+        }
+      }
+      try (Statement s = writer.createStatement(); ResultSet rs = s.executeQuery(
+          "SELECT datanode_id, state, capacity, used FROM datanode_state WHERE gone_since IS NULL")) {
+        while (rs.next()) {
+          state.openDataNodeState(rs.getInt(1), new DataNodeObservation(rs.getString(2), rs.getLong(3), rs.getLong(4)));
+        }
+      }
+      writer.commit();
+      return state;
+    } catch (SQLException e) {
+      rollback();
+      throw new IOException("cannot read the open history: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized void record(PollChanges c, PollSummary summary) throws IOException {
+    try {
+      try (PreparedStatement close = writer.prepareStatement("UPDATE replica_interval SET gone_since = ? "
+          + "WHERE namespace_id = ? AND block_id = ? AND storage_id = ? AND gone_since IS NULL")) {
+        for (long[] r : c.closedReplicas) {
+          bind(close, c.time, c.namespaceId, r[0], (int) r[1]);
+          close.addBatch();
+        }
+        close.executeBatch();
+      }
+      try (PreparedStatement open = writer.prepareStatement(
+          "INSERT INTO replica_interval (namespace_id, block_id, storage_id, first_seen) VALUES (?, ?, ?, ?)")) {
+        int n = 0;
+        for (long[] r : c.openedReplicas) {
+          bind(open, c.namespaceId, r[0], (int) r[1], c.time);
+          open.addBatch();
+          if (++n % 5_000 == 0) {
+            open.executeBatch();
+          }
+        }
+        open.executeBatch();
+      }
+      try (PreparedStatement close = writer.prepareStatement("UPDATE block_file SET gone_since = ? "
+          + "WHERE namespace_id = ? AND block_id = ? AND file_id = ? AND gone_since IS NULL")) {
+        for (PollChanges.Membership m : c.closedFiles) {
+          bind(close, c.time, c.namespaceId, m.blockId, m.fileId);
+          close.addBatch();
+        }
+        close.executeBatch();
+      }
+      try (PreparedStatement open = writer.prepareStatement(
+          "INSERT INTO block_file (namespace_id, block_id, file_id, path, first_seen) VALUES (?, ?, ?, ?, ?)")) {
+        int n = 0;
+        for (PollChanges.Membership m : c.openedFiles) {
+          bind(open, c.namespaceId, m.blockId, m.fileId, m.path, c.time);
+          open.addBatch();
+          if (++n % 5_000 == 0) {
+            open.executeBatch();
+          }
+        }
+        open.executeBatch();
+      }
+      try (PreparedStatement resolve = writer.prepareStatement("UPDATE block_event SET resolved_at = ? "
+          + "WHERE namespace_id = ? AND block_id = ? AND resolved_at IS NULL");
+          PreparedStatement open = writer.prepareStatement(
+              "INSERT INTO block_event (namespace_id, block_id, kind, first_seen) VALUES (?, ?, ?, ?)")) {
+        for (Long block : c.resolvedEvents.keySet()) {
+          bind(resolve, c.time, c.namespaceId, block);
+          resolve.addBatch();
+        }
+        resolve.executeBatch();
+        for (Map.Entry<Long, String> e : c.openedEvents.entrySet()) {
+          bind(open, c.namespaceId, e.getKey(), e.getValue(), c.time);
+          open.addBatch();
+        }
+        open.executeBatch();
+      }
+      try (PreparedStatement close = writer.prepareStatement(
+          "UPDATE datanode_state SET gone_since = ? WHERE datanode_id = ? AND gone_since IS NULL");
+          PreparedStatement open = writer.prepareStatement("INSERT INTO datanode_state (datanode_id, state, capacity, "
+              + "used, first_seen) VALUES (?, ?, ?, ?, ?)")) {
+        for (Map.Entry<Integer, DataNodeObservation> e : c.dataNodeStates.entrySet()) {
+          bind(close, c.time, e.getKey());
+          close.addBatch();
+          DataNodeObservation o = e.getValue();
+          bind(open, e.getKey(), o.state, o.capacity, o.used, c.time);
+          open.addBatch();
+        }
+        close.executeBatch();
+        open.executeBatch();
+      }
+      try (PreparedStatement p = writer.prepareStatement("INSERT INTO poll (namespace_id, started, finished, files, "
+          + "blocks, replicas, rpcs) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+        bind(p, c.namespaceId, summary.started, summary.finished, summary.files, summary.blocks, summary.replicas,
+            summary.rpcs);
+        p.executeUpdate();
+      }
+      writer.commit();
+    } catch (SQLException e) {
+      rollback();
+      throw new IOException("cannot record the poll of namespace " + c.namespaceId + ": " + e.getMessage(), e);
+    }
+  }
+
+  // ---- queries ----
+
+  @Override
+  public synchronized List<BlockHistory> blockHistory(long blockId) throws IOException {
+    try {
+      List<BlockHistory> out = new ArrayList<>();
+      try (PreparedStatement p = reader.prepareStatement("SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
+          + "(SELECT 1 FROM block_file f WHERE f.namespace_id = n.id AND f.block_id = ?) OR EXISTS "
+          + "(SELECT 1 FROM replica_interval r WHERE r.namespace_id = n.id AND r.block_id = ?) ORDER BY n.id")) {
+        bind(p, blockId, blockId);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(history(rs.getInt(1), rs.getString(2), blockId));
+          }
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new IOException("cannot read block " + blockId + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<BlockHistory> fileHistory(String path) throws IOException {
+    try {
+      List<BlockHistory> out = new ArrayList<>();
+      try (PreparedStatement p = reader.prepareStatement("SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
+          + "FROM block_file f JOIN namespace n ON n.id = f.namespace_id WHERE f.path = ? "
+          + "GROUP BY f.namespace_id, n.uri, f.block_id ORDER BY 4, 3")) {
+        bind(p, path);
+        try (ResultSet rs = p.executeQuery()) {
+          List<Object[]> blocks = new ArrayList<>();
+          while (rs.next()) {
+            blocks.add(new Object[] {rs.getInt(1), rs.getString(2), rs.getLong(3)});
+          }
+          for (Object[] b : blocks) {
+            out.add(history((Integer) b[0], (String) b[1], (Long) b[2]));
+          }
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new IOException("cannot read file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private BlockHistory history(int namespaceId, String uri, long blockId) throws SQLException {
+    List<ReplicaSpan> replicas = replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN
+        + " WHERE r.namespace_id = ? AND r.block_id = ? ORDER BY r.first_seen, d.host", namespaceId, blockId);
+    List<FileSpan> files = new ArrayList<>();
+    try (PreparedStatement p = reader.prepareStatement("SELECT file_id, path, first_seen, gone_since FROM block_file "
+        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen")) {
+      bind(p, namespaceId, blockId);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          files.add(new FileSpan(uri, blockId, rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+        }
+      }
+    }
+    List<BlockEvent> events = new ArrayList<>();
+    try (PreparedStatement p = reader.prepareStatement("SELECT kind, first_seen, resolved_at FROM block_event "
+        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen")) {
+      bind(p, namespaceId, blockId);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          events.add(new BlockEvent(uri, blockId, rs.getString(1), rs.getLong(2), rs.getLong(3)));
+        }
+      }
+    }
+    return new BlockHistory(uri, blockId, replicas, files, events);
+  }
+
+  @Override
+  public synchronized List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
+    try {
+      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE s.datanode_id = ? "
+          + "ORDER BY r.first_seen DESC, r.block_id FETCH FIRST " + limit + " ROWS ONLY", dataNodeKey(dataNode));
+    } catch (SQLException e) {
+      throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<StateSpan> dataNodeStates(String dataNode) throws IOException {
+    try {
+      return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
+          + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE d.id = ? ORDER BY t.first_seen DESC",
+          dataNodeKey(dataNode));
+    } catch (SQLException e) {
+      throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
+    String where = rack ? "d.rack = ?" : "d.id = ?";
+    String whereOther = rack ? "d2.rack <> ?" : "d2.id <> ?";
+    Object key;
+    try {
+      key = rack ? dataNodeOrRack : dataNodeKey(dataNodeOrRack);
+      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE " + where + " AND r.gone_since IS NULL "
+          + "AND NOT EXISTS (SELECT 1 FROM replica_interval r2 JOIN storage s2 ON s2.id = r2.storage_id "
+          + "JOIN datanode d2 ON d2.id = s2.datanode_id WHERE r2.namespace_id = r.namespace_id AND r2.block_id = r.block_id "
+          + "AND r2.gone_since IS NULL AND " + whereOther + ") ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY",
+          key, key);
+    } catch (SQLException e) {
+      throw new IOException("cannot read " + dataNodeOrRack + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<MissingBlock> forensics(int limit) throws IOException {
+    try {
+      List<BlockEvent> open = new ArrayList<>();
+      List<Integer> namespaceIds = new ArrayList<>();
+      try (Statement s = reader.createStatement(); ResultSet rs = s.executeQuery("SELECT e.namespace_id, n.uri, e.block_id, "
+          + "e.kind, e.first_seen FROM block_event e JOIN namespace n ON n.id = e.namespace_id WHERE e.resolved_at IS NULL "
+          + "ORDER BY e.first_seen, e.block_id FETCH FIRST " + limit + " ROWS ONLY")) {
+        while (rs.next()) {
+          namespaceIds.add(rs.getInt(1));
+          open.add(new BlockEvent(rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5), 0));
+        }
+      }
+      List<MissingBlock> out = new ArrayList<>();
+      for (int i = 0; i < open.size(); i++) {
+        BlockEvent e = open.get(i);
+        BlockHistory h = history(namespaceIds.get(i), e.namespace, e.blockId);
+        String path = h.files.isEmpty() ? null : h.files.get(h.files.size() - 1).path;
+        // The last holders: the replicas that ended last (or are still there, for a corrupt block).
+        List<ReplicaSpan> holders = new ArrayList<>(h.replicas);
+        holders.sort((a, b) -> Long.compare(b.isOpen() ? Long.MAX_VALUE : b.goneSince, a.isOpen() ? Long.MAX_VALUE : a.goneSince));
+        List<StateSpan> states = new ArrayList<>();
+        for (ReplicaSpan r : holders) {
+          states.addAll(dataNodeStates(r.dataNode));
+        }
+        out.add(new MissingBlock(e, path, holders, states));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new IOException("cannot read missing blocks: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<StateSpan> currentDataNodes() throws IOException {
+    try {
+      return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
+          + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL ORDER BY d.rack, d.host");
+    } catch (SQLException e) {
+      throw new IOException("cannot read DataNodes: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public synchronized long deleteHistoryBefore(long time) throws IOException {
+    long deleted = 0;
+    try (Statement s = writer.createStatement()) {
+      for (String sql : new String[] {
+          "DELETE FROM replica_interval WHERE gone_since IS NOT NULL AND gone_since < " + time,
+          "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time,
+          "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time,
+          "DELETE FROM block_event WHERE resolved_at IS NOT NULL AND resolved_at < " + time,
+          "DELETE FROM poll WHERE finished < " + time}) {
+        deleted += s.executeUpdate(sql);
+      }
+      writer.commit();
+      return deleted;
+    } catch (SQLException e) {
+      rollback();
+      throw new IOException("cannot apply retention: " + e.getMessage(), e);
+    }
+  }
+
+  /** The id of a DataNode named by UUID or host name; -1 when unknown. */
+  private int dataNodeKey(String dataNode) throws SQLException {
+    try (PreparedStatement p = reader.prepareStatement("SELECT id FROM datanode WHERE uuid = ? OR host = ? ORDER BY id")) {
+      bind(p, dataNode, dataNode);
+      try (ResultSet rs = p.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : -1;
+      }
+    }
+  }
+
+  private List<ReplicaSpan> replicaSpans(String sql, Object... values) throws SQLException {
+    List<ReplicaSpan> out = new ArrayList<>();
+    try (PreparedStatement p = reader.prepareStatement(sql)) {
+      bind(p, values);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(new ReplicaSpan(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
+              rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private List<StateSpan> stateSpans(String sql, Object... values) throws SQLException {
+    List<StateSpan> out = new ArrayList<>();
+    try (PreparedStatement p = reader.prepareStatement(sql)) {
+      bind(p, values);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(new StateSpan(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
+              rs.getLong(6), rs.getLong(7), rs.getLong(8)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void bind(PreparedStatement p, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      Object v = values[i];
+      if (v instanceof Integer) {
+        p.setInt(i + 1, (Integer) v);
+      } else if (v instanceof Long) {
+        p.setLong(i + 1, (Long) v);
+      } else {
+        p.setString(i + 1, (String) v);
+      }
+    }
+  }
+
+  private void rollback() {
+    try {
+      writer.rollback();
+    } catch (SQLException ignored) {
+      // The connection is gone; the transaction with it.
+    }
+  }
+
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // Closing.
+      }
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    closeQuietly(reader);
+    closeQuietly(writer);
+  }
+}

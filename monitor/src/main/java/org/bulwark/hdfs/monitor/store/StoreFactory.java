@@ -1,0 +1,59 @@
+package org.bulwark.hdfs.monitor.store;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Properties;
+
+import org.apache.hadoop.conf.Configuration;
+import org.bulwark.hdfs.common.conf.InvalidConfigException;
+import org.bulwark.hdfs.monitor.MonitorKeys;
+
+/**
+ * Opens the store the configuration names. Embedded by default: H2 in one file under
+ * {@code bulwark.monitor.data.dir} (pure Java, nothing to install; every commit is on disk before the
+ * poll goes on, so kill -9 loses at most the poll under way). PostgreSQL when
+ * {@code bulwark.monitor.jdbc.url} is set, with its password from Hadoop's credential providers.
+ */
+public final class StoreFactory {
+  private StoreFactory() {
+  }
+
+  public static HistoryStore open(Configuration conf) throws IOException {
+    String url = MonitorKeys.JDBC_URL.get(conf);
+    if (url != null) {
+      if (!url.startsWith("jdbc:postgresql:") && !url.startsWith("jdbc:h2:")) {
+        throw new InvalidConfigException(MonitorKeys.JDBC_URL.getName(), url,
+            "a PostgreSQL JDBC URL such as jdbc:postgresql://db.example.com:5432/bulwark (or empty for the embedded store)");
+      }
+      Properties props = new Properties();
+      String user = MonitorKeys.JDBC_USER.get(conf);
+      if (user != null) {
+        props.setProperty("user", user);
+      }
+      char[] password = conf.getPassword(MonitorKeys.JDBC_PASSWORD);
+      if (password != null) {
+        props.setProperty("password", new String(password));
+      }
+      return JdbcHistoryStore.open(url, props, url.startsWith("jdbc:h2:") ? "H2 " + url : "PostgreSQL " + url);
+    }
+    File dir = dataDir(conf);
+    return embedded(dir);
+  }
+
+  /** The embedded store in {@code dir}. */
+  public static HistoryStore embedded(File dir) throws IOException {
+    if (!dir.isDirectory() && !dir.mkdirs() || !dir.canWrite()) {
+      throw new InvalidConfigException(MonitorKeys.DATA_DIR.getName(), dir.getPath(), "a directory the monitor can create and write");
+    }
+    String url = "jdbc:h2:file:" + new File(dir, "history").getAbsolutePath() + ";WRITE_DELAY=0";
+    return JdbcHistoryStore.open(url, new Properties(), "embedded H2 in " + dir.getAbsolutePath());
+  }
+
+  private static File dataDir(Configuration conf) {
+    String dir = MonitorKeys.DATA_DIR.get(conf);
+    if (dir == null) {
+      return new File(conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir")), "bulwark-monitor");
+    }
+    return new File(dir);
+  }
+}

@@ -1,0 +1,152 @@
+package org.bulwark.hdfs.monitor.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import org.bulwark.hdfs.monitor.history.BlockHistory;
+import org.bulwark.hdfs.monitor.history.DataNodeObservation;
+import org.bulwark.hdfs.monitor.history.MissingBlock;
+import org.bulwark.hdfs.monitor.history.NamespaceState;
+import org.bulwark.hdfs.monitor.history.ObservedBlock;
+import org.bulwark.hdfs.monitor.history.PollChanges;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same store behaviour on both engines: the embedded H2 file and the PostgreSQL server on
+ * 127.0.0.1:5432 (database {@code test}, each run in a schema of its own).
+ */
+class HistoryStoreTest {
+  static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
+
+  @TempDir
+  static File dir;
+
+  static Stream<String> engines() {
+    return Stream.of("embedded", "postgresql");
+  }
+
+  static HistoryStore open(String engine, String name) throws Exception {
+    if ("embedded".equals(engine)) {
+      return StoreFactory.embedded(new File(dir, name));
+    }
+    String schema = "bulwark_" + name.replaceAll("\\W", "_") + "_" + System.nanoTime();
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    try (Connection c = DriverManager.getConnection(POSTGRES, p); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+    }
+    return JdbcHistoryStore.open(POSTGRES + "?currentSchema=" + schema, p, "PostgreSQL test schema " + schema);
+  }
+
+  private static Map<Long, ObservedBlock> seen(long block, String path, int... storages) {
+    Map<Long, ObservedBlock> m = new HashMap<>();
+    m.put(block, new ObservedBlock(100 + block, path, storages, false, false));
+    return m;
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void recordsHistoryAndReadsItBack(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "history")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int dn1 = store.dataNodeId("uuid-1", "dn1.example.com", "10.0.0.1:9866", "/dc1/r1");
+      int dn2 = store.dataNodeId("uuid-2", "dn2.example.com", "10.0.0.2:9866", "/dc1/r2");
+      int s1 = store.storageId(dn1, "DS-1", "DISK");
+      int s2 = store.storageId(dn2, "DS-2", "SSD");
+      assertEquals(s1, store.storageId(dn1, "DS-1", "DISK"), "ids are stable");
+      NamespaceState state = store.loadState(ns);
+      PollChanges first = state.diff(ns, 1000, seen(7, "/data/a", s1, s2),
+          Map.of(dn1, new DataNodeObservation("live", 100, 10), dn2, new DataNodeObservation("live", 100, 20)));
+      store.record(first, new PollSummary(900, 1000, 1, 1, 2, 3));
+      state.apply(first);
+      PollChanges second = state.diff(ns, 2000, seen(7, "/data/b", s1), Map.of(dn2, new DataNodeObservation("dead", 100, 20)));
+      store.record(second, new PollSummary(1900, 2000, 1, 1, 1, 3));
+
+      List<BlockHistory> h = store.blockHistory(7);
+      assertEquals(1, h.size());
+      assertEquals("hdfs://ns1", h.get(0).namespace);
+      assertEquals(2, h.get(0).replicas.size());
+      assertEquals(2000, h.get(0).replicas.stream().filter(r -> r.host.equals("dn2.example.com")).findFirst().get().goneSince);
+      assertEquals(0, h.get(0).replicas.stream().filter(r -> r.host.equals("dn1.example.com")).findFirst().get().goneSince);
+      assertEquals(2, h.get(0).files.size(), "renamed: /data/a then /data/b");
+      assertEquals(1, store.fileHistory("/data/a").size(), "the old path keeps its history");
+      assertEquals("dead", store.dataNodeStates("dn2.example.com").get(0).state);
+      assertEquals(1, store.soleReplicas("uuid-1", false, 10).size(), "block 7 now lives only on dn1");
+      assertEquals(1, store.soleReplicas("/dc1/r1", true, 10).size());
+      assertEquals(0, store.soleReplicas("/dc1/r2", true, 10).size());
+      assertEquals(2, store.currentDataNodes().size());
+
+      // A restarted monitor reads the same open state back.
+      NamespaceState reloaded = store.loadState(ns);
+      assertEquals(1, reloaded.openReplicas());
+      assertEquals(0, reloaded.diff(ns, 3000, seen(7, "/data/b", s1), Map.of()).size() - 0, "nothing changed since");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void missingBlocksComeWithTheirLastHolders(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "forensics")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int dn = store.dataNodeId("uuid-9", "dn9", "10.0.0.9:9866", "/r9");
+      int s = store.storageId(dn, "DS-9", "DISK");
+      NamespaceState state = store.loadState(ns);
+      PollChanges c1 = state.diff(ns, 1000, seen(5, "/lost/file", s), Map.of(dn, new DataNodeObservation("live", 1, 0)));
+      store.record(c1, new PollSummary(0, 1000, 1, 1, 1, 1));
+      state.apply(c1);
+      PollChanges c2 = state.diff(ns, 2000, seen(5, "/lost/file"), Map.of(dn, new DataNodeObservation("dead", 1, 0)));
+      store.record(c2, new PollSummary(1000, 2000, 1, 1, 0, 1));
+      List<MissingBlock> missing = store.forensics(10);
+      assertEquals(1, missing.size());
+      assertEquals("/lost/file", missing.get(0).path);
+      assertEquals("dn9", missing.get(0).lastHolders.get(0).host);
+      assertEquals(2000, missing.get(0).lastHolders.get(0).goneSince);
+      assertTrue(missing.get(0).holderStates.stream().anyMatch(t -> t.state.equals("dead") && t.firstSeen == 2000));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void retentionDeletesOnlyWhatEndedBeforeTheCut(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "retention")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int s = store.storageId(store.dataNodeId("u", "h", "a:1", "/r"), "DS", "DISK");
+      NamespaceState state = store.loadState(ns);
+      PollChanges c1 = state.diff(ns, 1000, seen(1, "/f", s), Map.of());
+      store.record(c1, new PollSummary(0, 1000, 1, 1, 1, 1));
+      state.apply(c1);
+      PollChanges c2 = state.diff(ns, 5000, Map.of(), Map.of());
+      store.record(c2, new PollSummary(4000, 5000, 0, 0, 0, 1));
+      assertTrue(store.deleteHistoryBefore(6000) >= 2);
+      assertEquals(0, store.blockHistory(1).size());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void aFailedRecordLeavesNothingHalfWritten(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "atomic")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int s = store.storageId(store.dataNodeId("u", "h", "a:1", "/r"), "DS", "DISK");
+      NamespaceState state = store.loadState(ns);
+      Map<Long, ObservedBlock> bad = new HashMap<>(seen(1, "/ok", s));
+      bad.put(2L, new ObservedBlock(2, "/" + "x".repeat(5000), new int[] {s}, false, false)); // path too long for the column
+      PollChanges c = state.diff(ns, 1000, bad, Map.of());
+      assertThrows(java.io.IOException.class, () -> store.record(c, new PollSummary(0, 1000, 2, 2, 2, 1)));
+      assertEquals(0, store.loadState(ns).openReplicas(), "the replicas of that poll were rolled back with it");
+    }
+  }
+}
