@@ -121,4 +121,8 @@ function hdfs_subcommand_blockmonitor
   # shellcheck disable=SC2034
   HADOOP_CLASSNAME=org.bulwark.hdfs.monitor.BlockMonitor
   _bulwark_require_module monitor
+  # Its JDBC drivers (H2, PostgreSQL) sit next to the jar, off every other daemon's classpath.
+  local jar
+  jar=$(_bulwark_find_jar monitor)
+  hadoop_add_classpath "$(dirname -- "${jar}")/bulwark-monitor-lib/*"
 }

@@ -52,6 +52,9 @@ final class FakeHdfsCommand {
     List<Path> jars = new ArrayList<>();
     for (String module : modules) {
       jars.add(Files.createFile(dir.resolve("bulwark-" + module + "-0.1.0.jar")));
+      if ("monitor".equals(module)) {
+        Files.createDirectories(dir.resolve("bulwark-monitor-lib")); // its JDBC drivers, as the tarball lays them out
+      }
     }
     return jars;
   }

@@ -69,7 +69,8 @@ class ShellProfileTest {
     assertEquals(0, bm.exitCode, bm.toString());
     assertEquals("org.bulwark.hdfs.monitor.BlockMonitor", bm.get("HADOOP_CLASSNAME"));
     assertEquals("true", bm.get("HADOOP_SUBCMD_SUPPORTDAEMONIZATION"));
-    assertEquals(List.of(hdfs.hdfsLib.resolve("bulwark-monitor-0.1.0.jar").toString()), bm.classpath());
+    assertEquals(List.of(hdfs.hdfsLib.resolve("bulwark-monitor-0.1.0.jar").toString(),
+        hdfs.hdfsLib.resolve("bulwark-monitor-lib").toString() + "/*"), bm.classpath(), "the jar, then its JDBC drivers");
   }
 
   @Test

@@ -67,8 +67,11 @@ class BlockMonitorClusterTest {
         assertTrue(h.get(0).replicas.stream().allMatch(ReplicaSpan::isOpen));
         assertEquals("/data/f1", h.get(0).files.get(0).path);
 
-        // A DataNode holding block 1 dies; the NameNode copies the block elsewhere.
-        DatanodeInfo victim = b1.getLocations()[0];
+        // A DataNode holding block 1 (not the only holder of /data/lost, kept for later) dies; the
+        // NameNode copies the block elsewhere.
+        String lostHolder = firstBlock(c, "/data/lost").getLocations()[0].getDatanodeUuid();
+        DatanodeInfo victim = java.util.Arrays.stream(b1.getLocations())
+            .filter(d -> !d.getDatanodeUuid().equals(lostHolder)).findFirst().orElseThrow();
         long beforeLoss = System.currentTimeMillis();
         StoppedDataNodes stopped = c.stop(List.of(handleOf(c, victim)));
         c.declareDead(stopped);
