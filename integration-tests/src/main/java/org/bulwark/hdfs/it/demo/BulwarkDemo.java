@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.it.demo;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.monitor.BlockMonitor;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BlockSpread;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -75,6 +77,7 @@ public final class BulwarkDemo extends Configured implements Tool {
         o.placement == null ? "Hadoop's default" : o.placement.getName());
     BulwarkMiniCluster cluster = builder.build();
     DemoHotStandby ha = null;
+    BlockMonitor monitor = null;
     // Ctrl-C: the hook wakes the main thread and waits for it to shut the cluster down cleanly.
     Thread hook = new Thread(() -> {
       stop();
@@ -91,6 +94,7 @@ public final class BulwarkDemo extends Configured implements Tool {
       }
       writeDataSet(cluster, o);
       report(cluster);
+      monitor = startMonitor(cluster, o);
       if (o.balancer != null) {
         writeSkewed(cluster, o);
         report(cluster);
@@ -100,6 +104,9 @@ public final class BulwarkDemo extends Configured implements Tool {
       if (ha != null) {
         ha.showFailover();
       }
+      monitor.pollNow();
+      out.printf("%nBlock monitor (replica history, missing-block forensics, storage-cost advisor): http://%s:%d/%n",
+          monitor.httpAddress().getHostString(), monitor.httpAddress().getPort());
       out.printf("%nNameNode web UI: http://%s/%n",
           DemoHotStandby.httpAddress(ha != null ? ha.activeNameNode() : cluster.mini().getNameNode(0)));
       if (!o.exitWhenDone) {
@@ -109,6 +116,9 @@ public final class BulwarkDemo extends Configured implements Tool {
       return 0;
     } finally {
       out.println("Stopping the cluster.");
+      if (monitor != null) {
+        monitor.close();
+      }
       if (ha != null) {
         ha.close();
       }
@@ -135,6 +145,18 @@ public final class BulwarkDemo extends Configured implements Tool {
       }
     }
     return picked;
+  }
+
+  /** hdfs blockmonitor on the embedded cluster, its history in the demo directory; first poll now. */
+  private BlockMonitor startMonitor(BulwarkMiniCluster cluster, DemoOptions o) throws Exception {
+    Configuration conf = cluster.conf();
+    conf.set("bulwark.monitor.data.dir", new File(o.dir.getAbsoluteFile(), "blockmonitor").getPath());
+    conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+    conf.set("bulwark.monitor.poll.interval", "10s");
+    BlockMonitor monitor = new BlockMonitor(conf);
+    monitor.start();
+    monitor.pollNow();
+    return monitor;
   }
 
   /** Ends a demo that runs until stopped (what Ctrl-C does). */

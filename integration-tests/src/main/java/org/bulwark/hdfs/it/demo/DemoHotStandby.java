@@ -83,6 +83,7 @@ final class DemoHotStandby implements AutoCloseable {
     out.printf("%n$ kill the active NameNode nn%d while a client lists /demo/data in a loop%n", active + 1);
     AtomicLong served = new AtomicLong();
     AtomicLong failed = new AtomicLong();
+    String[] firstFailure = new String[1];
     AtomicLong lastSuccess = new AtomicLong(System.nanoTime());
     AtomicLong longestGap = new AtomicLong();
     long[] killedAt = new long[1];
@@ -95,7 +96,9 @@ final class DemoHotStandby implements AutoCloseable {
           longestGap.accumulateAndGet(now - lastSuccess.getAndSet(now), Math::max);
           served.incrementAndGet();
         } catch (IOException e) {
-          failed.incrementAndGet();
+          if (failed.incrementAndGet() == 1) {
+            firstFailure[0] = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
+          }
         }
       }
     }, "demo-client");
@@ -117,8 +120,9 @@ final class DemoHotStandby implements AutoCloseable {
       client.interrupt();
       client.join(30_000);
     }
-    out.printf("The client carried on: %,d listings served, %d failed, longest wait between two %.0f ms%n",
-        served.get(), failed.get(), longestGap.get() / 1e6);
+    out.printf("The client carried on: %,d listings served, %d failed%s, longest wait between two %.0f ms%n",
+        served.get(), failed.get(), firstFailure[0] == null ? "" : " (the first: " + firstFailure[0] + ")",
+        longestGap.get() / 1e6);
     cluster.mini().restartNameNode(active, true);
     Await.until("the restarted NameNode's controller stands by", WAIT,
         () -> controllers.get(active).state() == ControllerState.STANDBY);
