@@ -156,6 +156,7 @@ final class HotStandbyCluster implements AutoCloseable {
     return controllers.length;
   }
 
+  /** Stops everything; fails (as every test on this fixture does) if two NameNodes were ever active at once. */
   @Override
   public void close() {
     for (int i = 0; i < controllers.length; i++) {
@@ -163,6 +164,7 @@ final class HotStandbyCluster implements AutoCloseable {
     }
     splitBrain.close();
     cluster.close();
+    splitBrain.assertNoSplitBrain();
   }
 
   List<HotStandbyController> controllers() {
