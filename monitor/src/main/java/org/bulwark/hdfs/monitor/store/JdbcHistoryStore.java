@@ -363,11 +363,39 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public synchronized List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
     try {
-      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE s.datanode_id = ? "
-          + "ORDER BY r.first_seen DESC, r.block_id FETCH FIRST " + limit + " ROWS ONLY", dataNodeKey(dataNode));
+      List<Integer> ids = storagesWhere("datanode_id = ?", dataNodeKey(dataNode));
+      if (ids.isEmpty()) {
+        return new ArrayList<>();
+      }
+      // By storage id first: the (storage_id, first_seen) index then serves the order, on both engines.
+      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE r.storage_id IN (" + placeholders(ids.size())
+          + ") ORDER BY r.first_seen DESC, r.block_id FETCH FIRST " + limit + " ROWS ONLY", ids.toArray());
     } catch (SQLException e) {
       throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Store ids of the storages whose DataNode matches {@code where} (on table datanode_id / rack via join). */
+  private List<Integer> storagesWhere(String where, Object key) throws SQLException {
+    List<Integer> ids = new ArrayList<>();
+    try (PreparedStatement p = reader.prepareStatement("SELECT s.id FROM storage s JOIN datanode d ON d.id = s.datanode_id "
+        + "WHERE " + where.replace("datanode_id", "d.id").replace("rack", "d.rack"))) {
+      bind(p, key);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getInt(1));
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static String placeholders(int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "?" : ", ?");
+    }
+    return b.toString();
   }
 
   @Override
@@ -383,16 +411,22 @@ public final class JdbcHistoryStore implements HistoryStore {
 
   @Override
   public synchronized List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
-    String where = rack ? "d.rack = ?" : "d.id = ?";
-    String whereOther = rack ? "d2.rack <> ?" : "d2.id <> ?";
-    Object key;
     try {
-      key = rack ? dataNodeOrRack : dataNodeKey(dataNodeOrRack);
-      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE " + where + " AND r.gone_since IS NULL "
-          + "AND NOT EXISTS (SELECT 1 FROM replica_interval r2 JOIN storage s2 ON s2.id = r2.storage_id "
-          + "JOIN datanode d2 ON d2.id = s2.datanode_id WHERE r2.namespace_id = r.namespace_id AND r2.block_id = r.block_id "
-          + "AND r2.gone_since IS NULL AND " + whereOther + ") ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY",
-          key, key);
+      List<Integer> ids = rack ? storagesWhere("rack = ?", dataNodeOrRack)
+          : storagesWhere("datanode_id = ?", dataNodeKey(dataNodeOrRack));
+      if (ids.isEmpty()) {
+        return new ArrayList<>();
+      }
+      String in = placeholders(ids.size());
+      Object[] values = new Object[ids.size() * 2];
+      for (int i = 0; i < ids.size(); i++) {
+        values[i] = ids.get(i);
+        values[ids.size() + i] = ids.get(i);
+      }
+      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE r.storage_id IN (" + in + ") "
+          + "AND r.gone_since IS NULL AND NOT EXISTS (SELECT 1 FROM replica_interval r2 WHERE r2.namespace_id = r.namespace_id "
+          + "AND r2.block_id = r.block_id AND r2.gone_since IS NULL AND r2.storage_id NOT IN (" + in + ")) "
+          + "ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY", values);
     } catch (SQLException e) {
       throw new IOException("cannot read " + dataNodeOrRack + ": " + e.getMessage(), e);
     }

@@ -1,0 +1,241 @@
+package org.bulwark.hdfs.monitor;
+
+import java.io.File;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.server.datanode.SimulatedFSDataset;
+import org.bulwark.hdfs.monitor.collect.NamespaceScan;
+import org.bulwark.hdfs.monitor.history.DataNodeObservation;
+import org.bulwark.hdfs.monitor.history.NamespaceState;
+import org.bulwark.hdfs.monitor.history.ObservedBlock;
+import org.bulwark.hdfs.monitor.history.PollChanges;
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
+import org.bulwark.hdfs.monitor.store.PollSummary;
+import org.bulwark.hdfs.monitor.store.StoreFactory;
+import org.bulwark.hdfs.testkit.BenchReport;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code mvn -B -Pbench -Dbench=monitor verify}: (1) full scans of an embedded cluster holding 100,000
+ * blocks (simulated DataNode storage: the NameNode is real, the bytes are not), first poll and a
+ * steady-state poll; (2) both stores filled with 10 million synthetic replica-interval rows through the
+ * same {@code record} path the poller uses, then block-history and DataNode-history queries timed.
+ */
+@Tag("bench-all")
+@Tag("bench-monitor")
+class MonitorBenchmark {
+  private static final int FILES = Integer.getInteger("bench.monitor.files", 2_000);
+  private static final int BLOCKS_PER_FILE = 50;
+  private static final long ROWS = Long.getLong("bench.monitor.rows", 10_000_000L);
+  private static final int DATANODES = 2_000;
+  private static final int QUERIES = 1_000;
+
+  @TempDir
+  File dir;
+
+  @Test
+  void monitor() throws Exception {
+    BenchReport report = BenchReport.start("monitor", 1);
+    ObjectNode root = report.root();
+    scan(root);
+    ObjectNode ingest = root.putObject("ingest_rows_per_sec");
+    ObjectNode block = root.putObject("query_ms_p99_block_history");
+    ObjectNode dataNode = root.putObject("query_ms_p99_datanode_history");
+    ObjectNode bytes = root.putObject("bytes_per_interval_row_by_engine");
+    for (String engine : new String[] {"embedded", "postgres"}) {
+      storeAtScale(engine, ingest, block, dataNode, bytes);
+    }
+    root.put("ingest_rows_per_sec_embedded", ingest.get("embedded").asDouble());
+    root.put("ingest_rows_per_sec_postgres", ingest.get("postgres").asDouble());
+    root.put("bytes_per_interval_row", bytes.get("embedded").asDouble());
+    root.put("interval_rows", ROWS);
+    System.out.println("wrote " + report.write());
+    System.out.println(root.toPrettyString());
+  }
+
+  /** Part 1: a namespace of FILES x 50 one-KiB blocks, replication 3, scanned by the poller. */
+  private void scan(ObjectNode root) throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2").replication(3)
+        .blockSize(1024).configure(SimulatedFSDataset::setFactory).build()) {
+      DistributedFileSystem fs = c.fs();
+      long started = System.nanoTime();
+      ExecutorService writers = Executors.newFixedThreadPool(8);
+      List<Future<?>> done = new ArrayList<>();
+      byte[] data = new byte[BLOCKS_PER_FILE * 1024];
+      for (int f = 0; f < FILES; f++) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/bench/d" + (f % 40) + "/f" + f);
+        done.add(writers.submit(() -> {
+          try (OutputStream out = fs.createFile(p).recursive().blockSize(1024).replication((short) 3).build()) {
+            out.write(data);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> d : done) {
+        d.get();
+      }
+      writers.shutdown();
+      System.out.printf("wrote %,d blocks in %.1f s%n", (long) FILES * BLOCKS_PER_FILE, (System.nanoTime() - started) / 1e9);
+      c.awaitReplication(0, new org.apache.hadoop.fs.Path("/bench"), java.time.Duration.ofMinutes(5));
+
+      Configuration conf = c.conf();
+      conf.set("bulwark.monitor.data.dir", new File(dir, "scan-store").getPath());
+      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+      conf.set("bulwark.monitor.poll.interval", "1h");
+      conf.set("bulwark.monitor.max-rpc-per-sec", "10000");
+      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+        monitor.start();
+        long t0 = System.nanoTime();
+        monitor.pollNow();
+        double first = (System.nanoTime() - t0) / 1e9;
+        long t1 = System.nanoTime();
+        monitor.pollNow();
+        double steady = (System.nanoTime() - t1) / 1e9;
+        NamespaceScan s = monitor.status().lastScans().values().iterator().next();
+        root.put("scan_blocks", s.blocks.size());
+        root.put("scan_replicas", s.replicas);
+        root.put("scan_blocks_per_sec", Math.round(s.blocks.size() / steady));
+        root.put("first_poll_s", round(first));
+        root.put("steady_poll_s", round(steady));
+        root.put("nn_rpcs_per_scan", s.rpcs);
+        System.out.printf("poll of %,d blocks: first %.2f s (everything new), then %.2f s; %d NameNode RPCs%n",
+            s.blocks.size(), first, steady, s.rpcs);
+      }
+    }
+  }
+
+  /** Part 2: ROWS replica intervals (3 per block, on DATANODES DataNodes) through record(), then queries. */
+  private void storeAtScale(String engine, ObjectNode ingest, ObjectNode block, ObjectNode dataNode, ObjectNode bytes)
+      throws Exception {
+    File embeddedDir = new File(dir, "scale-" + engine);
+    String schema = "bulwark_bench_" + System.nanoTime();
+    try (HistoryStore store = open(engine, embeddedDir, schema)) {
+      int ns = store.namespaceId("hdfs://bench");
+      int[] storages = new int[DATANODES];
+      for (int d = 0; d < DATANODES; d++) {
+        int id = store.dataNodeId("uuid-" + d, "dn" + d + ".bench", "10.0." + (d / 250) + "." + (d % 250) + ":9866",
+            "/dc" + (d % 2) + "/r" + (d % 100));
+        storages[d] = store.storageId(id, "DS-" + d, "DISK");
+      }
+      Random random = new Random(1);
+      long blocks = ROWS / 3;
+      long t0 = System.nanoTime();
+      long time = 1_700_000_000_000L;
+      NamespaceState state = new NamespaceState();
+      for (long from = 0; from < blocks; from += 100_000) {
+        Map<Long, ObservedBlock> seen = new HashMap<>();
+        for (long b = from; b < Math.min(blocks, from + 100_000); b++) {
+          int first = random.nextInt(DATANODES);
+          seen.put(1_073_741_825L + b, new ObservedBlock(16_386 + b / 50, "/warehouse/t" + (b / 500_000) + "/part-" + (b / 50),
+              new int[] {storages[first], storages[(first + 1 + random.nextInt(DATANODES - 1)) % DATANODES],
+                  storages[(first + DATANODES / 2) % DATANODES]}, false, false));
+        }
+        // Each chunk is a fresh state: only these blocks are "seen", nothing is closed.
+        PollChanges c = new NamespaceState().diff(ns, time++, seen, Collections.<Integer, DataNodeObservation>emptyMap());
+        store.record(c, new PollSummary(time, time, 0, seen.size(), seen.size() * 3L, 0));
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      long rows = blocks * 3;
+      ingest.put(engine, Math.round(rows / seconds));
+      System.out.printf("%s: %,d interval rows (+%,d file rows) in %.1f s%n", engine, rows, blocks, seconds);
+
+      List<Double> blockMs = new ArrayList<>();
+      for (int q = 0; q < QUERIES; q++) {
+        long id = 1_073_741_825L + (long) (random.nextDouble() * blocks);
+        long s = System.nanoTime();
+        if (store.blockHistory(id).get(0).replicas.size() != 3) {
+          throw new AssertionError("block " + id + " should have 3 replicas");
+        }
+        blockMs.add((System.nanoTime() - s) / 1e6);
+      }
+      List<Double> dnMs = new ArrayList<>();
+      for (int q = 0; q < QUERIES / 5; q++) {
+        String dn = "uuid-" + random.nextInt(DATANODES);
+        long s = System.nanoTime();
+        store.dataNodeStates(dn);
+        if (store.dataNodeReplicas(dn, 1000).isEmpty()) {
+          throw new AssertionError(dn + " should hold replicas");
+        }
+        dnMs.add((System.nanoTime() - s) / 1e6);
+      }
+      block.put(engine, round(p99(blockMs)));
+      dataNode.put(engine, round(p99(dnMs)));
+      System.out.printf("%s: block history p99 %.2f ms, DataNode history p99 %.2f ms%n", engine, p99(blockMs), p99(dnMs));
+    }
+    bytes.put(engine, round(bytesPerRow(engine, embeddedDir, schema)));
+  }
+
+  private static HistoryStore open(String engine, File embeddedDir, String schema) throws Exception {
+    if ("embedded".equals(engine)) {
+      return StoreFactory.embedded(embeddedDir);
+    }
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA " + schema);
+    }
+    return JdbcHistoryStore.open("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema
+        + "&reWriteBatchedInserts=true", p, "PostgreSQL bench");
+  }
+
+  /** Storage per interval row: the whole store (tables and indexes) divided by the interval rows. */
+  private static double bytesPerRow(String engine, File embeddedDir, String schema) throws Exception {
+    long rows = (ROWS / 3) * 3;
+    if ("embedded".equals(engine)) {
+      long size;
+      try (Stream<Path> files = Files.walk(embeddedDir.toPath())) {
+        size = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+      }
+      return (double) size / rows;
+    }
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
+        Statement s = c.createStatement()) {
+      long size;
+      try (ResultSet rs = s.executeQuery("SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
+          + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '" + schema + "' AND c.relkind = 'r'")) {
+        rs.next();
+        size = rs.getLong(1);
+      }
+      s.execute("DROP SCHEMA " + schema + " CASCADE");
+      return (double) size / rows;
+    }
+  }
+
+  private static double p99(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get((int) Math.ceil(0.99 * sorted.size()) - 1);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 100) / 100.0;
+  }
+}
