@@ -367,9 +367,12 @@ public final class JdbcHistoryStore implements HistoryStore {
       if (ids.isEmpty()) {
         return new ArrayList<>();
       }
-      // By storage id first: the (storage_id, first_seen) index then serves the order, on both engines.
-      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE r.storage_id IN (" + placeholders(ids.size())
-          + ") ORDER BY r.first_seen DESC, r.block_id FETCH FIRST " + limit + " ROWS ONLY", ids.toArray());
+      // The newest rows of these storages first (the (storage_id, first_seen) index), then the joins for
+      // those rows only: joined first, H2 would walk the namespace's whole interval table.
+      return replicaSpans("SELECT " + REPLICA_COLUMNS + " FROM (SELECT * FROM replica_interval WHERE storage_id IN ("
+          + placeholders(ids.size()) + ") ORDER BY first_seen DESC, block_id FETCH FIRST " + limit + " ROWS ONLY) r "
+          + "JOIN storage s ON s.id = r.storage_id JOIN datanode d ON d.id = s.datanode_id "
+          + "JOIN namespace n ON n.id = r.namespace_id ORDER BY r.first_seen DESC, r.block_id", ids.toArray());
     } catch (SQLException e) {
       throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
     }
