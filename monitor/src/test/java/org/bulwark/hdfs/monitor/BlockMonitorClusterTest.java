@@ -121,6 +121,7 @@ class BlockMonitorClusterTest {
         assertTrue(get(base + "/api/advisor", 200).contains("RS-6-3-1024k"));
         assertTrue(get(base + "/api/block?id=abc", 400).contains("parameter 'id' must be a block id"));
         assertTrue(get(base + "/api/datanode", 400).contains("parameter 'id' is required"));
+        assertTrue(get(base + "/api/datanode?id=x&limit=0", 400).contains("parameter 'limit' must be a whole number from 1 to 1000"));
         assertTrue(get(base + "/api/nothing", 400).contains("unknown API"));
         for (String page : new String[] {"/index.html", "/block.html", "/datanode.html", "/forensics.html", "/advisor.html", "/app.js"}) {
           get(base + page, 200);

@@ -367,12 +367,17 @@ public final class JdbcHistoryStore implements HistoryStore {
       if (ids.isEmpty()) {
         return new ArrayList<>();
       }
-      // The newest rows of these storages first (the (storage_id, first_seen) index), then the joins for
-      // those rows only: joined first, H2 would walk the namespace's whole interval table.
-      return replicaSpans("SELECT " + REPLICA_COLUMNS + " FROM (SELECT * FROM replica_interval WHERE storage_id IN ("
-          + placeholders(ids.size()) + ") ORDER BY first_seen DESC, block_id FETCH FIRST " + limit + " ROWS ONLY) r "
-          + "JOIN storage s ON s.id = r.storage_id JOIN datanode d ON d.id = s.datanode_id "
-          + "JOIN namespace n ON n.id = r.namespace_id ORDER BY r.first_seen DESC, r.block_id", ids.toArray());
+      // Per storage, its newest rows in the order of the (storage_id, first_seen DESC) index, cut at the
+      // limit, then joined: sorted any other way, H2 reads every row the storage ever had.
+      List<ReplicaSpan> out = new ArrayList<>();
+      for (int id : ids) {
+        out.addAll(replicaSpans("SELECT " + REPLICA_COLUMNS + " FROM (SELECT * FROM replica_interval WHERE storage_id = ? "
+            + "ORDER BY storage_id, first_seen DESC FETCH FIRST " + limit + " ROWS ONLY) r "
+            + "JOIN storage s ON s.id = r.storage_id JOIN datanode d ON d.id = s.datanode_id "
+            + "JOIN namespace n ON n.id = r.namespace_id", id));
+      }
+      out.sort((x, y) -> x.firstSeen != y.firstSeen ? Long.compare(y.firstSeen, x.firstSeen) : Long.compare(x.blockId, y.blockId));
+      return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
     } catch (SQLException e) {
       throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
     }

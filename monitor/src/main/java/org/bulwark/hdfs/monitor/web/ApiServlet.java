@@ -32,6 +32,8 @@ public final class ApiServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int LIMIT = 1000;
+  /** Replica spans a DataNode page shows unless asked for more. */
+  public static final int DEFAULT_PAGE = 200;
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -48,7 +50,7 @@ public final class ApiServlet extends HttpServlet {
           body = block(store, req);
           break;
         case "/datanode":
-          body = dataNode(store, required(req, "id"));
+          body = dataNode(store, required(req, "id"), limit(req));
           break;
         case "/rack":
           body = rack(store, required(req, "rack"));
@@ -117,10 +119,27 @@ public final class ApiServlet extends HttpServlet {
     throw new BadRequest("give 'id' (a block id) or 'path' (an absolute file path)");
   }
 
-  private static ObjectNode dataNode(HistoryStore store, String id) throws IOException {
+  /** {@code limit}: how many of a DataNode's newest replica spans to return (default 200). */
+  private static int limit(HttpServletRequest req) throws BadRequest {
+    String v = req.getParameter("limit");
+    if (v == null || v.trim().isEmpty()) {
+      return DEFAULT_PAGE;
+    }
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= 1 && n <= LIMIT) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new BadRequest("parameter 'limit' must be a whole number from 1 to " + LIMIT);
+  }
+
+  private static ObjectNode dataNode(HistoryStore store, String id, int limit) throws IOException {
     ObjectNode out = JSON.createObjectNode();
     out.set("states", JSON.valueToTree(store.dataNodeStates(id)));
-    out.set("replicas", JSON.valueToTree(store.dataNodeReplicas(id, LIMIT)));
+    out.set("replicas", JSON.valueToTree(store.dataNodeReplicas(id, limit)));
     out.set("soleReplicas", JSON.valueToTree(store.soleReplicas(id, false, LIMIT)));
     return out;
   }

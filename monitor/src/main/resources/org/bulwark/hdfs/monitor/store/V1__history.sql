@@ -8,7 +8,7 @@ CREATE TABLE storage (id INT PRIMARY KEY, datanode_id INT NOT NULL, storage_uuid
 CREATE TABLE replica_interval (namespace_id INT NOT NULL, block_id BIGINT NOT NULL, storage_id INT NOT NULL,
   first_seen BIGINT NOT NULL, gone_since BIGINT);
 CREATE INDEX replica_by_block ON replica_interval (namespace_id, block_id);
-CREATE INDEX replica_by_storage ON replica_interval (storage_id, first_seen);
+CREATE INDEX replica_by_storage ON replica_interval (storage_id, first_seen DESC);
 CREATE TABLE block_file (namespace_id INT NOT NULL, block_id BIGINT NOT NULL, file_id BIGINT NOT NULL,
   path VARCHAR(4096) NOT NULL, first_seen BIGINT NOT NULL, gone_since BIGINT);
 CREATE INDEX block_file_by_block ON block_file (namespace_id, block_id);
