@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -22,7 +21,7 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.common.cli.DaemonCommand;
 import org.bulwark.hdfs.hotstandby.controller.ControllerLoop;
 import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
@@ -230,22 +229,17 @@ public final class HotStandbyController extends Configured implements Tool, Clos
 
   @Override
   public int run(String[] args) throws Exception {
-    for (String arg : args) {
-      if ("-help".equals(arg) || "-h".equals(arg)) {
-        System.out.println(USAGE);
-        return 0;
+    return DaemonCommand.runUntilStopped("hotstandby", USAGE, args, new DaemonCommand.Daemon() {
+      @Override
+      public void start() throws Exception {
+        HotStandbyController.this.start();
       }
-      System.err.println("hotstandby: unknown argument '" + arg + "'. " + USAGE);
-      return 1;
-    }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      close();
-      stopped.countDown();
-    }, "hotstandby-shutdown"));
-    start();
-    stopped.await();
-    return 0;
+
+      @Override
+      public void close() {
+        HotStandbyController.this.close();
+      }
+    });
   }
 
   public static void main(String[] args) {
@@ -253,16 +247,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   }
 
   static int runMain(String[] args, PrintStream err) {
-    try {
-      DefaultMetricsSystem.initialize("HotStandby");
-      return ToolRunner.run(new HdfsConfiguration(), new HotStandbyController(), args);
-    } catch (IllegalArgumentException e) {
-      err.println("hotstandby: " + e.getMessage());
-      return 1;
-    } catch (Exception e) {
-      err.println("hotstandby: " + (e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0]));
-      LOG.debug("Start failed", e);
-      return 1;
-    }
+    DefaultMetricsSystem.initialize("HotStandby");
+    return DaemonCommand.main("hotstandby", new HdfsConfiguration(), new HotStandbyController(), args, err);
   }
 }

@@ -6,14 +6,13 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.common.cli.DaemonCommand;
 import org.bulwark.hdfs.monitor.collect.HistoryPoller;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceUris;
@@ -111,22 +110,17 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
 
   @Override
   public int run(String[] args) throws Exception {
-    for (String arg : args) {
-      if ("-help".equals(arg) || "-h".equals(arg)) {
-        System.out.println(USAGE);
-        return 0;
+    return DaemonCommand.runUntilStopped("blockmonitor", USAGE, args, new DaemonCommand.Daemon() {
+      @Override
+      public void start() throws Exception {
+        BlockMonitor.this.start();
       }
-      System.err.println("blockmonitor: unknown argument '" + arg + "'. " + USAGE);
-      return 1;
-    }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      close();
-      stopped.countDown();
-    }, "blockmonitor-shutdown"));
-    start();
-    stopped.await();
-    return 0;
+
+      @Override
+      public void close() {
+        BlockMonitor.this.close();
+      }
+    });
   }
 
   public static void main(String[] args) {
@@ -134,14 +128,6 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
   }
 
   static int runMain(String[] args, PrintStream err) {
-    try {
-      return ToolRunner.run(new HdfsConfiguration(), new BlockMonitor(), args);
-    } catch (IllegalArgumentException e) {
-      err.println("blockmonitor: " + e.getMessage());
-      return 1;
-    } catch (Exception e) {
-      err.println("blockmonitor: " + (e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0]));
-      return 1;
-    }
+    return DaemonCommand.main("blockmonitor", new HdfsConfiguration(), new BlockMonitor(), args, err);
   }
 }
