@@ -8,8 +8,6 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.ForkedJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +115,7 @@ class HotStandbyFaultsTest {
       try (OutputStream out = new FileOutputStream(site)) {
         ha.controllerConf(0).writeXml(out);
       }
-      Process forked = forkController(site);
+      Process forked = ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"), "-conf", site.getPath());
       try {
         Await.until("the forked controller made nn1 active", WAIT, () -> ha.activeNameNode() == 0);
         ha.startController(1);
@@ -134,23 +133,4 @@ class HotStandbyFaultsTest {
     }
   }
 
-  /** Runs {@code hdfs hotstandby} in its own JVM, as the shell profile would, with {@code -conf site}. */
-  private static Process forkController(File site) throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>();
-    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
-    cmd.add("-Xmx256m");
-    cmd.add("-Djava.net.preferIPv4Stack=true");
-    String log4j = System.getProperty("log4j.configuration");
-    if (log4j != null) {
-      cmd.add("-Dlog4j.configuration=" + log4j);
-    }
-    cmd.add("-cp");
-    cmd.add(classpath);
-    cmd.add(HotStandbyController.class.getName());
-    cmd.add("-conf");
-    cmd.add(site.getPath());
-    return new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(new File(site.getParentFile(), "controller.log")).start();
-  }
 }

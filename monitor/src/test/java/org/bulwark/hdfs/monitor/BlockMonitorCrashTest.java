@@ -7,7 +7,6 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +18,7 @@ import org.bulwark.hdfs.monitor.history.BlockHistory;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
 import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.ForkedJvm;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class BlockMonitorCrashTest {
       try (OutputStream out = new FileOutputStream(site)) {
         conf.writeXml(out);
       }
-      Process monitor = fork(site);
+      Process monitor = ForkedJvm.start(BlockMonitor.class, new File(dir, "monitor.log"), "-conf", site.getPath());
       long firstPollPolls;
       try {
         String api = "http://127.0.0.1:" + port + "/api/overview";
@@ -104,16 +104,4 @@ class BlockMonitorCrashTest {
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 
-  /** Runs {@code hdfs blockmonitor -conf site} in its own JVM, as the shell profile would. */
-  private Process fork(File site) throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>(List.of(new File(System.getProperty("java.home"), "bin/java").getPath(),
-        "-Xmx512m", "-Djava.net.preferIPv4Stack=true"));
-    String log4j = System.getProperty("log4j.configuration");
-    if (log4j != null) {
-      cmd.add("-Dlog4j.configuration=" + log4j);
-    }
-    cmd.addAll(List.of("-cp", classpath, BlockMonitor.class.getName(), "-conf", site.getPath()));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(new File(dir, "monitor.log")).start();
-  }
 }

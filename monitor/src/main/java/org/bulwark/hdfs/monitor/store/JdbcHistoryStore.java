@@ -363,7 +363,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public synchronized List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
     try {
-      List<Integer> ids = storagesWhere("datanode_id = ?", dataNodeKey(dataNode));
+      List<Integer> ids = storagesWhere("d.id = ?", dataNodeKey(dataNode));
       if (ids.isEmpty()) {
         return new ArrayList<>();
       }
@@ -383,11 +383,11 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
-  /** Store ids of the storages whose DataNode matches {@code where} (on table datanode_id / rack via join). */
+  /** Store ids of the storages whose DataNode {@code d} matches {@code where} (one parameter). */
   private List<Integer> storagesWhere(String where, Object key) throws SQLException {
     List<Integer> ids = new ArrayList<>();
     try (PreparedStatement p = reader.prepareStatement("SELECT s.id FROM storage s JOIN datanode d ON d.id = s.datanode_id "
-        + "WHERE " + where.replace("datanode_id", "d.id").replace("rack", "d.rack"))) {
+        + "WHERE " + where)) {
       bind(p, key);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
@@ -420,8 +420,8 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public synchronized List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
     try {
-      List<Integer> ids = rack ? storagesWhere("rack = ?", dataNodeOrRack)
-          : storagesWhere("datanode_id = ?", dataNodeKey(dataNodeOrRack));
+      List<Integer> ids = rack ? storagesWhere("d.rack = ?", dataNodeOrRack)
+          : storagesWhere("d.id = ?", dataNodeKey(dataNodeOrRack));
       if (ids.isEmpty()) {
         return new ArrayList<>();
       }

@@ -1,0 +1,33 @@
+package org.bulwark.hdfs.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Starts a daemon's main class in a JVM of its own, with the test's classpath and logging, as the shell
+ * profile would start it: the only way to kill it with kill -9 ({@link Process#destroyForcibly}) and see
+ * what a crash leaves behind.
+ */
+public final class ForkedJvm {
+  private ForkedJvm() {
+  }
+
+  /** Starts {@code mainClass} with {@code args}; its output goes to {@code log}. */
+  public static Process start(Class<?> mainClass, File log, String... args) throws IOException {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd = new ArrayList<>(Arrays.asList(new File(System.getProperty("java.home"), "bin/java").getPath(),
+        "-Xmx512m", "-Djava.net.preferIPv4Stack=true"));
+    String log4j = System.getProperty("log4j.configuration");
+    if (log4j != null) {
+      cmd.add("-Dlog4j.configuration=" + log4j);
+    }
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.add(mainClass.getName());
+    cmd.addAll(Arrays.asList(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+  }
+}
