@@ -75,6 +75,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
   private final TopologySpec topology;
   private final List<String> nameservices;
   private final int nameNodesPerNameservice;
+  private final int[][] nameNodeIndexes;
   private final List<DataNodeHandle> dataNodes;
   private final Map<String, Long> capacityByHost;
   private final Map<String, DistributedFileSystem> fileSystems = new HashMap<>();
@@ -88,6 +89,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     this.topology = b.topology;
     this.nameservices = Collections.unmodifiableList(new ArrayList<>(nameservices));
     this.nameNodesPerNameservice = b.nameNodesPerNameservice;
+    this.nameNodeIndexes = nameNodeIndexes(cluster, nameservices, b.nameNodesPerNameservice);
     this.dataNodes = List.copyOf(dataNodes);
     this.capacityByHost = Map.copyOf(capacityByHost);
     this.cluster = cluster;
@@ -200,7 +202,6 @@ public final class BulwarkMiniCluster implements AutoCloseable {
       return this;
     }
 
-    /** Where the cluster keeps its storage (default: a fresh directory under test.build.data). */
     /**
      * Starts on the NameNode and DataNode storage already in {@link #baseDir(File)} instead of
      * formatting it: a copy of a stopped cluster's directory restarts that cluster's exact block
@@ -212,6 +213,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
       return this;
     }
 
+    /** Where the cluster keeps its storage (default: a fresh directory under test.build.data). */
     public Builder baseDir(File dir) {
       this.baseDir = dir;
       return this;
@@ -314,8 +316,9 @@ public final class BulwarkMiniCluster implements AutoCloseable {
           conf.set("fs.defaultFS", "hdfs://" + nsIds.get(0));
         }
         if (ha && activateFirstNameNodes) {
-          for (int ns = 0; ns < nsIds.size(); ns++) {
-            cluster.transitionToActive(ns * nameNodesPerNameservice);
+          int[][] indexes = nameNodeIndexes(cluster, nsIds, nameNodesPerNameservice);
+          for (int[] ofNameservice : indexes) {
+            cluster.transitionToActive(ofNameservice[0]);
           }
           // A NameNode that becomes active treats every storage as stale until its next full block
           // report (getBlocks skips them): report now rather than in dfs.blockreport.intervalMsec.
@@ -405,7 +408,23 @@ public final class BulwarkMiniCluster implements AutoCloseable {
 
   /** MiniDFSCluster's index of NameNode {@code nn} (0-based) of nameservice {@code ns} (0-based). */
   public int nameNodeIndex(int ns, int nn) {
-    return ns * nameNodesPerNameservice + nn;
+    return nameNodeIndexes[ns][nn];
+  }
+
+  /**
+   * Where MiniDFSCluster keeps each NameNode: its list follows a hash map of nameservice ids, not the
+   * order the nameservices were configured in (with two, ns2's NameNodes may come first).
+   */
+  private static int[][] nameNodeIndexes(MiniDFSCluster cluster, List<String> nameservices, int perNameservice) {
+    int[][] indexes = new int[nameservices.size()][perNameservice];
+    MiniDFSCluster.NameNodeInfo[] infos = cluster.getNameNodeInfos();
+    for (int i = 0; i < infos.length; i++) {
+      int ns = nameservices.indexOf(infos[i].getNameserviceId());
+      String nnId = infos[i].getNamenodeId();
+      int nn = nnId == null ? 0 : Integer.parseInt(nnId.substring("nn".length())) - 1;
+      indexes[ns < 0 ? 0 : ns][nn] = i;
+    }
+    return indexes;
   }
 
   public NameNode nameNode(int ns, int nn) {
@@ -552,6 +571,44 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     return stop(dataNodesInDatacenter(datacenter));
   }
 
+  /**
+   * Kills {@code handles} as a crashed DataNode process dies: every connection it holds is reset at once
+   * (what the kernel does to a killed process's sockets, which clients and pipelines react to within
+   * milliseconds), then it stops. {@link #stop} is a graceful stop, during which in-flight transfers
+   * drain for seconds, as {@code hdfs --daemon stop datanode} would.
+   */
+  public synchronized StoppedDataNodes kill(List<DataNodeHandle> handles) {
+    for (DataNodeHandle h : handles) {
+      DataNode dn = running(h);
+      if (dn != null) {
+        resetConnections(dn);
+      }
+    }
+    return stop(handles);
+  }
+
+  /**
+   * What the kernel does to a killed DataNode: its threads stop ({@code shouldRun}), its transfer port
+   * refuses connections ({@code DataXceiverServer.kill}) and every open connection is reset
+   * ({@code closeAllPeers}). Hadoop keeps all three package-private; the kit reaches them by
+   * reflection, for tests only.
+   */
+  private static void resetConnections(DataNode dn) {
+    try {
+      java.lang.reflect.Field shouldRun = DataNode.class.getDeclaredField("shouldRun");
+      shouldRun.setAccessible(true);
+      shouldRun.setBoolean(dn, false);
+      Object server = dn.getXferServer();
+      for (String step : new String[] {"kill", "closeAllPeers"}) {
+        java.lang.reflect.Method m = server.getClass().getDeclaredMethod(step);
+        m.setAccessible(true);
+        m.invoke(server);
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot reset the connections of " + dn + " (Hadoop's DataXceiverServer changed?)", e);
+    }
+  }
+
   public synchronized StoppedDataNodes stop(List<DataNodeHandle> handles) {
     List<StoppedDataNodes.Stopped> stopped = new ArrayList<>();
     for (DataNodeHandle h : handles) {
@@ -685,11 +742,25 @@ public final class BulwarkMiniCluster implements AutoCloseable {
    * pending-reconstruction block.
    */
   public void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
-    Await.until("nameservice " + ns + " has every block fully replicated", timeout, () -> {
-      FSNamesystem fsn = activeNamesystem(ns);
-      return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
-          && fsn.getPendingReconstructionBlocks() == 0;
-    });
+    try {
+      Await.until("nameservice " + ns + " has every block fully replicated", timeout, () -> {
+        FSNamesystem fsn = activeNamesystem(ns);
+        return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
+            && fsn.getPendingReconstructionBlocks() == 0;
+      });
+    } catch (TimeoutException e) {
+      String counts;
+      try {
+        FSNamesystem fsn = activeNamesystem(ns);
+        counts = "missing " + fsn.getMissingBlocksCount() + ", low redundancy " + fsn.getLowRedundancyBlocks()
+            + ", pending reconstruction " + fsn.getPendingReconstructionBlocks();
+      } catch (IllegalStateException noActive) {
+        counts = noActive.getMessage();
+      }
+      TimeoutException t = new TimeoutException(e.getMessage() + " (" + counts + ")");
+      t.initCause(e.getCause());
+      throw t;
+    }
   }
 
   /** The namesystem of the active NameNode of nameservice {@code ns}. */

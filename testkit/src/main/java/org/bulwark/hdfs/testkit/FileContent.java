@@ -19,12 +19,24 @@ public final class FileContent {
 
   /** Writes the first {@code length} bytes of the content for {@code path}. */
   public static void write(String path, long length, OutputStream out) throws IOException {
+    write(path, 0, length, out);
+  }
+
+  /**
+   * Writes bytes {@code [offset, offset + length)} of the content for {@code path}: what an append to
+   * a file of {@code offset} bytes adds. Every length's content is a prefix of every longer one's.
+   */
+  public static void write(String path, long offset, long length, OutputStream out) throws IOException {
     Stream s = new Stream(path);
     byte[] buf = new byte[CHUNK];
-    for (long done = 0; done < length; ) {
-      int n = (int) Math.min(CHUNK, length - done);
+    long end = offset + length;
+    for (long done = 0; done < end; ) {
+      int n = (int) Math.min(CHUNK, end - done);
       s.next(buf, n);
-      out.write(buf, 0, n);
+      if (done + n > offset) {
+        int from = (int) Math.max(0, offset - done);
+        out.write(buf, from, n - from);
+      }
       done += n;
     }
   }

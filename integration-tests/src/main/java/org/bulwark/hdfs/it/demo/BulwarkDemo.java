@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -98,12 +99,13 @@ public final class BulwarkDemo extends Configured implements Tool {
       if (o.balancer != null) {
         writeSkewed(cluster, o);
         report(cluster);
-        balance(cluster, o.balancer);
+        balance(cluster, o.balancer, new File(o.dir.getAbsoluteFile(), "balancer-report.json"));
         report(cluster);
       }
       if (ha != null) {
         ha.showFailover();
       }
+      new DemoDataNodeLoss(cluster, monitor, out).show();
       monitor.pollNow();
       out.printf("%nBlock monitor (replica history, missing-block forensics, storage-cost advisor): http://%s:%d/%n",
           monitor.httpAddress().getHostString(), monitor.httpAddress().getPort());
@@ -216,17 +218,27 @@ public final class BulwarkDemo extends Configured implements Tool {
     out.printf("%nSkewed write: %d more files from %s and %s%n", files, writers.get(0), writers.get(1));
   }
 
-  /** Runs {@code hdfs balancer -policy POLICY -threshold 5} against the embedded cluster. */
-  private void balance(BulwarkMiniCluster cluster, String policy) throws Exception {
-    out.printf("%n$ hdfs balancer -policy %s -threshold 5%n", policy);
+  /**
+   * Runs {@code hdfs balancer -policy POLICY -threshold 5} against the embedded cluster; the availability
+   * policy also writes its JSON report to {@code report}.
+   */
+  private void balance(BulwarkMiniCluster cluster, String policy, File report) throws Exception {
+    List<String> args = new ArrayList<>(List.of("-policy", policy, "-threshold", "5"));
+    if ("availability".equals(policy)) {
+      args.addAll(List.of("-report", report.getPath()));
+    }
+    out.printf("%n$ hdfs balancer %s%n", String.join(" ", args));
     PrintStream stdout = System.out;
     System.setOut(out); // the stock balancer prints to System.out
+    long started = System.nanoTime();
     try {
-      int exit = ToolRunner.run(cluster.conf(), new BalancerLauncher(out, out),
-          new String[] {"-policy", policy, "-threshold", "5"});
-      out.printf("(balancer exit code %d)%n", exit);
+      int exit = ToolRunner.run(cluster.conf(), new BalancerLauncher(out, out), args.toArray(new String[0]));
+      out.printf("(balancer exit code %d after %.1f s)%n", exit, (System.nanoTime() - started) / 1e9);
     } finally {
       System.setOut(stdout);
+    }
+    if (report.isFile()) {
+      out.printf("Its JSON report (moves, bytes, rack-adding share, utilisation and blocks by racks before and after): %s%n", report);
     }
     try {
       cluster.awaitReplication(0, new Path("/demo"), Duration.ofSeconds(60));

@@ -4,83 +4,52 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.hotstandby.HotStandbyController;
-import org.bulwark.hdfs.hotstandby.ZooKeeperFailoverProxyProvider;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
+import org.bulwark.hdfs.it.cluster.HotStandbyNameservices;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 
 /**
- * The demo's HA part: the first nameservice's NameNodes under {@code hdfs hotstandby} controllers,
- * clients on {@link ZooKeeperFailoverProxyProvider}, and a failover shown while a client keeps working.
+ * The demo's HA part: the first nameservice's NameNodes under {@code hdfs hotstandby} controllers
+ * ({@link HotStandbyNameservices}), and a failover shown while a client keeps working.
  */
 final class DemoHotStandby implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   private final BulwarkMiniCluster cluster;
   private final PrintStream out;
-  private final List<HotStandbyController> controllers = new ArrayList<>();
+  private final HotStandbyNameservices controllers;
 
-  private DemoHotStandby(BulwarkMiniCluster cluster, PrintStream out) {
+  private DemoHotStandby(BulwarkMiniCluster cluster, PrintStream out, HotStandbyNameservices controllers) {
     this.cluster = cluster;
     this.out = out;
+    this.controllers = controllers;
   }
 
   /** HA with {@code nameNodes} NameNodes, left standby for the controllers to elect one. */
   static void configure(BulwarkMiniCluster.Builder builder, int nameNodes) throws IOException {
-    int[] zkfcPorts = ServerSocketUtil.getPorts(nameNodes);
-    builder.nameNodesPerNameservice(nameNodes).activateFirstNameNodes(false).configure(conf -> {
-      conf.setBoolean("dfs.ha.automatic-failover.enabled", true);
-      conf.set("dfs.ha.fencing.methods", "shell(true)");
-      conf.set("dfs.client.failover.proxy.provider.ns1", ZooKeeperFailoverProxyProvider.class.getName());
-      conf.set("bulwark.hotstandby.zookeeper.session-timeout", "2s");
-      for (int i = 0; i < nameNodes; i++) {
-        conf.setInt("dfs.ha.zkfc.port.ns1.nn" + (i + 1), zkfcPorts[i]);
-      }
-    });
+    HotStandbyNameservices.configure(builder, 1, nameNodes);
   }
 
   /** Starts one controller per NameNode and waits for the election. */
   static DemoHotStandby start(BulwarkMiniCluster cluster, PrintStream out) throws IOException, InterruptedException {
-    DemoHotStandby ha = new DemoHotStandby(cluster, out);
-    try {
-      for (int i = 0; i < cluster.nameNodesPerNameservice(); i++) {
-        Configuration conf = cluster.conf();
-        conf.set("dfs.nameservice.id", "ns1");
-        conf.set("dfs.ha.namenode.id", "nn" + (i + 1));
-        HotStandbyController c = new HotStandbyController(conf);
-        c.start();
-        ha.controllers.add(c);
-      }
-      int active = ha.awaitActiveOtherThan(-1);
-      // A NameNode that becomes active waits for full block reports before it trusts its replica map.
-      cluster.mini().triggerBlockReports();
-      out.printf("HA: %d NameNodes under hdfs hotstandby (ZooKeeper %s); nn%d elected active%n",
-          cluster.nameNodesPerNameservice(), cluster.zooKeeperConnectString(), active + 1);
-      return ha;
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      ha.close();
-      throw e;
-    } catch (TimeoutException e) {
-      ha.close();
-      throw new IOException("no NameNode became active", e);
-    }
+    HotStandbyNameservices controllers = HotStandbyNameservices.start(cluster);
+    out.printf("HA: %d NameNodes under hdfs hotstandby (ZooKeeper %s); nn%d elected active%n",
+        cluster.nameNodesPerNameservice(), cluster.zooKeeperConnectString(), controllers.active(0) + 1);
+    return new DemoHotStandby(cluster, out, controllers);
   }
 
   /** Kills the active NameNode while a client lists /demo/data in a loop; reports what the client saw. */
   void showFailover() throws Exception {
-    int active = awaitActiveOtherThan(-1);
+    int active = controllers.awaitActive(0, -1);
     out.printf("%n$ kill the active NameNode nn%d while a client lists /demo/data in a loop%n", active + 1);
     AtomicLong served = new AtomicLong();
     AtomicLong failed = new AtomicLong();
@@ -113,11 +82,11 @@ final class DemoHotStandby implements AutoCloseable {
       longestGap.set(0);
       killedAt[0] = System.nanoTime();
       cluster.mini().shutdownNameNode(active);
-      int next = awaitActiveOtherThan(active);
+      int next = controllers.awaitActive(0, active);
       double failoverMs = (System.nanoTime() - killedAt[0]) / 1e6;
       long before = served.get();
       Await.until("the client is served by the new active", WAIT, () -> served.get() > before + 10);
-      HotStandbyController c = controllers.get(next);
+      HotStandbyController c = controllers.controller(0, next);
       out.printf("nn%d active %.0f ms after the kill (its controller: detection %d ms, fencing %d ms, "
           + "transitionToActive %d ms)%n", next + 1, failoverMs, c.metrics().lastDetectionMillis(),
           c.metrics().lastFencingMillis(), c.metrics().lastTransitionMillis());
@@ -131,28 +100,13 @@ final class DemoHotStandby implements AutoCloseable {
         longestGap.get() / 1e6);
     cluster.mini().restartNameNode(active, true);
     Await.until("the restarted NameNode's controller stands by", WAIT,
-        () -> controllers.get(active).state() == ControllerState.STANDBY);
+        () -> controllers.controller(0, active).state() == ControllerState.STANDBY);
     out.printf("nn%d restarted: standby, ready for the next failover%n", active + 1);
   }
 
   /** The NameNode the controllers made active. */
   NameNode activeNameNode() throws TimeoutException, InterruptedException {
-    return cluster.mini().getNameNode(awaitActiveOtherThan(-1));
-  }
-
-  private int awaitActiveOtherThan(int not) throws TimeoutException, InterruptedException {
-    int[] found = {-1};
-    Await.until("a NameNode other than nn" + (not + 1) + " is active", WAIT, () -> {
-      for (int i = 0; i < controllers.size(); i++) {
-        NameNode nn = cluster.mini().getNameNode(i);
-        if (i != not && nn != null && nn.isActiveState() && controllers.get(i).isActive()) {
-          found[0] = i;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found[0];
+    return controllers.activeNameNode(0);
   }
 
   static String httpAddress(NameNode nn) {
@@ -162,8 +116,6 @@ final class DemoHotStandby implements AutoCloseable {
 
   @Override
   public void close() {
-    for (HotStandbyController c : controllers) {
-      c.close();
-    }
+    controllers.close();
   }
 }

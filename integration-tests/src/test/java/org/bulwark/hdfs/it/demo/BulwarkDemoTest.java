@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.regex.Matcher;
@@ -40,6 +41,7 @@ class BulwarkDemoTest {
     String out = runToEnd("-D", "dfs.replication=3", "-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2", "-numFiles", "9",
         "-fileSize", "2m");
     assertTrue(out.contains("6 DataNodes on 3 racks in 2 datacenters"), out);
+    assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), "hierarchical by default: " + out);
     assertTrue(out.contains("Wrote 9 files of 2,097,152 bytes under /demo/data"), out);
     assertTrue(out.contains("6 from DataNode hosts, 3 from off-cluster"), out);
     assertTrue(out.contains("std-dev of rack utilisation"), out);
@@ -56,7 +58,9 @@ class BulwarkDemoTest {
     assertTrue(out.contains("$ hdfs balancer -policy availability -threshold 5"), out);
     assertTrue(out.contains("Moves adding a rack"), out);
     assertTrue(out.contains("Availability balancing summary"), out);
-    assertTrue(out.contains("(balancer exit code 0)"), out);
+    assertTrue(out.contains("(balancer exit code 0 after"), out);
+    assertTrue(out.contains("Its JSON report"), out);
+    assertTrue(Files.isRegularFile(dir.resolve("balancer-report.json")), "the balancer's report");
 
     // then the active NameNode is killed under a client that keeps working
     assertTrue(out.contains("HA: 2 NameNodes under hdfs hotstandby"), out);
@@ -66,6 +70,12 @@ class BulwarkDemoTest {
     // being stopped may fail (the embedded NameNode answers while it shuts down; a killed one would not).
     assertTrue(Pattern.compile("The client carried on: [\\d,]+ listings served").matcher(out).find(), out);
     assertTrue(out.contains("restarted: standby"), out);
+
+    // then a DataNode crashes, its replicas are re-made, and the monitor shows where they went
+    assertTrue(out.contains("$ kill -9 the DataNode on dn05"), out);
+    assertTrue(out.contains("The NameNode declared it dead and re-made its replicas elsewhere"), out);
+    assertTrue(out.contains(", gone at "), "the history shows the lost replica ending: " + out);
+    assertTrue(Pattern.compile("Trace it in the monitor: http://127\\.0\\.0\\.1:\\d+/datanode\\.html\\?id=dn05").matcher(out).find(), out);
     assertTrue(Pattern.compile("Block monitor \\(.*\\): http://127\\.0\\.0\\.1:\\d+/").matcher(out).find(), out);
   }
 

@@ -1,0 +1,215 @@
+package org.bulwark.hdfs.it.failure;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.tools.DFSck;
+import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.monitor.history.BlockHistory;
+import org.bulwark.hdfs.monitor.history.ReplicaSpan;
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.FileContent;
+
+/**
+ * The checks after every scenario: every block fully replicated again (timed), every file the workload
+ * wrote read back and compared byte for byte, {@code hdfs fsck} on every nameservice without missing
+ * or corrupt blocks, and the block monitor's open replicas equal to the NameNodes' block locations.
+ */
+final class ClusterAudit {
+  private static final Duration REPLICATION_WAIT = Duration.ofMinutes(4);
+  private static final Pattern MISSING = Pattern.compile("Missing blocks:\\s+(\\d+)");
+  private static final Pattern CORRUPT = Pattern.compile("Corrupt blocks:\\s+(\\d+)");
+  private static final Pattern MIS_REPLICATED = Pattern.compile("Mis-replicated blocks:\\s+(\\d+)");
+
+  private final AllPluginsCluster c;
+  private final MixedWorkload workload;
+
+  ClusterAudit(AllPluginsCluster c, MixedWorkload workload) {
+    this.c = c;
+    this.workload = workload;
+  }
+
+  /** What {@code hdfs fsck /} says about one nameservice. */
+  record Fsck(long missing, long corrupt, long misReplicated, boolean healthy, String output) {
+  }
+
+  /**
+   * Audits the cluster once the workload has stopped. {@code healedAt} is when the last fault was
+   * undone ({@link System#nanoTime}); the counters are those taken when the scenario began.
+   */
+  ScenarioReport run(String scenario, long healedAt, long filesWrittenBefore, long splitBrainBefore, long opsBefore,
+      long failuresBefore) throws Exception {
+    // A block of a file left open by a failed write is re-replicated only once the file is closed.
+    recoverLeases();
+    c.awaitFullyReplicated(REPLICATION_WAIT);
+    long replicatedMillis = (System.nanoTime() - healedAt) / 1_000_000;
+
+    long bytes = 0;
+    long verified = 0;
+    List<String> damaged = new ArrayList<>();
+    for (Map.Entry<MixedWorkload.FileKey, MixedWorkload.Expected> e : workload.files().entrySet()) {
+      try {
+        bytes += verify(e.getKey(), e.getValue());
+        verified++;
+      } catch (IOException | AssertionError x) {
+        damaged.add(e.getKey() + ": " + MixedWorkload.oneLine(x));
+      }
+    }
+    long lost = 0;
+    long misReplicated = 0;
+    for (int ns = 0; ns < AllPluginsCluster.NAMESERVICES; ns++) {
+      Fsck f = fsck(ns);
+      if (!f.healthy() && f.missing() == 0 && f.corrupt() == 0) {
+        throw new AssertionError("fsck of ns" + (ns + 1) + " is not HEALTHY:\n" + f.output());
+      }
+      lost += f.missing() + f.corrupt();
+      misReplicated += f.misReplicated();
+    }
+    long compared = monitorAgrees();
+    return new ScenarioReport(scenario, workload.filesWritten() - filesWrittenBefore, verified, bytes, lost, damaged,
+        misReplicated, replicatedMillis, c.splitBrainObservations() - splitBrainBefore, compared, workload.longestOutage(),
+        workload.operations() - opsBefore, workload.failures() - failuresBefore);
+  }
+
+  /** Files a failed write or append left open: their lease is recovered, as an application would. */
+  private void recoverLeases() throws Exception {
+    for (Map.Entry<MixedWorkload.FileKey, MixedWorkload.Expected> e : workload.files().entrySet()) {
+      if (e.getValue().exact()) {
+        continue;
+      }
+      DistributedFileSystem fs = c.cluster.fs(e.getKey().ns());
+      Path p = new Path(e.getKey().path());
+      Await.until("the lease of " + e.getKey() + " is recovered", Duration.ofSeconds(90), () -> {
+        try {
+          return fs.recoverLease(p);
+        } catch (FileNotFoundException neverCreated) {
+          return true;
+        }
+      });
+    }
+  }
+
+  /** Reads a file back; returns the bytes compared. */
+  private long verify(MixedWorkload.FileKey key, MixedWorkload.Expected expected) throws IOException {
+    DistributedFileSystem fs = c.cluster.fs(key.ns());
+    Path p = new Path(key.path());
+    long length;
+    if (expected.exact()) {
+      length = expected.length();
+    } else {
+      try {
+        length = fs.getFileStatus(p).getLen();
+      } catch (FileNotFoundException neverCreated) {
+        if (expected.length() > 0) {
+          throw neverCreated;
+        }
+        return 0;
+      }
+      if (length < expected.length()) {
+        throw new AssertionError(key + " holds " + length + " bytes, fewer than the " + expected.length() + " acknowledged");
+      }
+    }
+    try (InputStream in = fs.open(p)) {
+      return FileContent.verify(key.path(), length, in);
+    }
+  }
+
+  /** Runs {@code hdfs fsck /} against nameservice {@code ns}, as an administrator would. */
+  Fsck fsck(int ns) throws Exception {
+    Configuration conf = c.cluster.conf();
+    conf.set("fs.defaultFS", c.cluster.uri(ns).toString());
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    int exit;
+    try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+      exit = ToolRunner.run(conf, new DFSck(conf, out), new String[] {"/"});
+    }
+    String output = buf.toString(StandardCharsets.UTF_8);
+    if (exit != 0 && !output.contains("CORRUPT")) {
+      throw new AssertionError("fsck of ns" + (ns + 1) + " exited " + exit + ":\n" + output);
+    }
+    return new Fsck(count(MISSING, output), count(CORRUPT, output), count(MIS_REPLICATED, output),
+        output.contains("is HEALTHY"), output);
+  }
+
+  private static long count(Pattern p, String output) {
+    Matcher m = p.matcher(output);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  /**
+   * Waits for the monitor to poll after the cluster settled, then checks that for every file the
+   * blocks it holds open under that path, and their open replicas, are those the NameNode lists.
+   * A replica deleted between the poll and the comparison makes it poll again. Returns the files compared.
+   */
+  private long monitorAgrees() throws Exception {
+    String[] difference = new String[1];
+    long[] compared = new long[1];
+    try {
+      Await.until("the block monitor agrees with the NameNodes", Duration.ofSeconds(90), () -> {
+        c.monitor.awaitFreshPoll();
+        try (HistoryStore store = c.monitor.openStore()) {
+          compared[0] = 0;
+          for (MixedWorkload.FileKey key : workload.files().keySet()) {
+            difference[0] = compare(store, key);
+            if (difference[0] != null) {
+              return false;
+            }
+            compared[0]++;
+          }
+          return true;
+        }
+      });
+    } catch (TimeoutException e) {
+      throw new AssertionError("the monitor's history disagrees with the NameNode: " + difference[0], e);
+    }
+    return compared[0];
+  }
+
+  private String compare(HistoryStore store, MixedWorkload.FileKey key) throws IOException {
+    Map<Long, Set<String>> nameNode = new HashMap<>();
+    try {
+      for (LocatedBlock b : c.cluster.fs(key.ns()).getClient().getLocatedBlocks(key.path(), 0, Long.MAX_VALUE)
+          .getLocatedBlocks()) {
+        nameNode.put(b.getBlock().getBlockId(), new HashSet<>(List.of(b.getStorageIDs())));
+      }
+    } catch (FileNotFoundException neverCreated) {
+      // a create that failed before the NameNode saw it: the monitor must hold nothing either
+    }
+    String namespace = c.cluster.uri(key.ns()).toString();
+    Map<Long, Set<String>> monitor = new HashMap<>();
+    for (BlockHistory h : store.fileHistory(key.path())) {
+      boolean open = h.namespace.equals(namespace)
+          && h.files.stream().anyMatch(f -> f.goneSince == 0 && f.path.equals(key.path()));
+      if (open) {
+        Set<String> replicas = new HashSet<>();
+        for (ReplicaSpan r : h.replicas) {
+          if (r.isOpen()) {
+            replicas.add(r.storage);
+          }
+        }
+        monitor.put(h.blockId, replicas);
+      }
+    }
+    return nameNode.equals(monitor) ? null : key + ": NameNode " + nameNode + ", monitor " + monitor;
+  }
+
+}
