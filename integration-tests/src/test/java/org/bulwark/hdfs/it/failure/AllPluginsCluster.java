@@ -120,6 +120,15 @@ final class AllPluginsCluster implements AutoCloseable {
     splitBrain.get(ns).markUp(index);
   }
 
+  /**
+   * {@code hdfs dfsadmin -triggerBlockReport} on every DataNode: a NameNode that became active trusts its
+   * replica map, and so moves and repairs replicas, only after a full report from each storage.
+   * Every NameNode must be up (MiniDFSCluster waits for each to receive it).
+   */
+  void triggerBlockReports() throws IOException {
+    cluster.mini().triggerBlockReports();
+  }
+
   /** Samples, over every nameservice so far, in which two NameNodes of one nameservice were active together. */
   long splitBrainObservations() {
     return splitBrain.stream().mapToLong(SplitBrainChecker::observations).sum();

@@ -95,8 +95,6 @@ class FailureSuiteTest {
       scenarios.inject(underBalancer[0]);
       scenarios.carriesOn("the workload carries on after " + underBalancer[0].name());
       underBalancer[0].heal();
-      // The new active NameNode trusts replica locations only after full block reports.
-      c.cluster.mini().triggerBlockReports();
       return System.nanoTime();
     });
     assertTrue(underBalancer[0].endedCleanly(), "the balancer that lost its NameNode: " + underBalancer[0].during);
@@ -114,7 +112,6 @@ class FailureSuiteTest {
       Fault expired = scenarios.inject(faults.leaderSessionExpired(0));
       scenarios.carriesOn("the workload carries on after " + expired.name());
       expired.heal();
-      c.cluster.mini().triggerBlockReports();
       return System.nanoTime();
     });
   }

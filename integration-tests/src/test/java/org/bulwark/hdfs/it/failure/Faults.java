@@ -66,7 +66,10 @@ final class Faults {
     return new StoppedNodes("datacenter " + dc + " stopped", c, c.cluster.kill(c.cluster.dataNodesInDatacenter(dc)));
   }
 
-  /** The active NameNode of nameservice {@code ns} killed; healed by starting it again (it comes back standby). */
+  /**
+   * The active NameNode of nameservice {@code ns} killed; healed by starting it again (it comes back
+   * standby) and asking the DataNodes for block reports.
+   */
   Fault activeNameNodeKilled(int ns) throws TimeoutException, InterruptedException {
     int killed = c.killActiveNameNode(ns);
     return new Fault() {
@@ -78,6 +81,7 @@ final class Faults {
       @Override
       public void heal() throws Exception {
         c.restartNameNode(ns, killed);
+        c.triggerBlockReports();
       }
     };
   }
@@ -102,6 +106,7 @@ final class Faults {
       @Override
       public void heal() throws Exception {
         c.ha.awaitActive(ns, -1);
+        c.triggerBlockReports();
       }
     };
   }

@@ -37,8 +37,11 @@ final class MixedWorkload implements AutoCloseable {
   record Expected(long length, boolean exact) {
   }
 
-  /** The longest time one worker's operations went without success, and what was going on then. */
-  record Outage(long millis, String operation, String fault) {
+  /**
+   * The longest time one worker's operations went without success, and what was going on then; for a
+   * write, how that time split between create, data and close.
+   */
+  record Outage(long millis, String operation, String fault, String detail) {
   }
 
   private static final long MIN_FILE = 16 * 1024;
@@ -128,7 +131,7 @@ final class MixedWorkload implements AutoCloseable {
 
   Outage longestOutage() {
     return longestOutageByFault.values().stream().max((a, b) -> Long.compare(a.millis(), b.millis()))
-        .orElse(new Outage(0, "none", "none"));
+        .orElse(new Outage(0, "none", "none", ""));
   }
 
   @Override
@@ -146,6 +149,8 @@ final class MixedWorkload implements AutoCloseable {
     private long sequence;
     private long failingSince;
     private String failingFault;
+    /** How the last write's time split. */
+    private String detail = "";
 
     Worker(String name, boolean onDataNodeHosts, int write, int read, int append, int delete) {
       super("workload-" + name);
@@ -196,7 +201,7 @@ final class MixedWorkload implements AutoCloseable {
         if (ok) {
           long since = failingSince != 0 ? failingSince : started;
           String cause = failingSince != 0 ? failingFault : faultAtStart;
-          Outage o = new Outage((now - since) / 1_000_000, op, cause);
+          Outage o = new Outage((now - since) / 1_000_000, op, cause, failingSince != 0 ? "after failures" : detail);
           longestOutageByFault.merge(cause, o, (a, b) -> a.millis() >= b.millis() ? a : b);
           failingSince = 0;
         } else if (failingSince == 0) {
@@ -231,15 +236,24 @@ final class MixedWorkload implements AutoCloseable {
       files.put(key, new Expected(0, false));
       mine.add(key);
       Path p = new Path(key.path());
+      long t0 = System.nanoTime();
+      long t1;
+      long t2;
+      detail = "";
       try (FSDataOutputStream out = client(key.ns()).createFile(p).recursive()
           .blockSize(AllPluginsCluster.BLOCK_SIZE).build()) {
+        t1 = System.nanoTime();
         FileContent.write(key.path(), length, out);
+        t2 = System.nanoTime();
       }
+      detail = String.format("create %d ms, data %d ms, close %d ms", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
+          (System.nanoTime() - t2) / 1_000_000);
       files.put(key, new Expected(length, true));
       filesWritten.incrementAndGet();
     }
 
     private void read() throws IOException {
+      detail = "";
       FileKey key = mine.get(random.nextInt(mine.size()));
       Expected e = files.get(key);
       if (e == null || !e.exact()) {
@@ -251,6 +265,7 @@ final class MixedWorkload implements AutoCloseable {
     }
 
     private void append() throws IOException {
+      detail = "";
       FileKey key = mine.get(random.nextInt(mine.size()));
       Expected e = files.get(key);
       if (e == null || !e.exact()) {
@@ -265,6 +280,7 @@ final class MixedWorkload implements AutoCloseable {
     }
 
     private void delete() throws IOException {
+      detail = "";
       FileKey key = mine.get(random.nextInt(mine.size()));
       // Whether a delete that failed reached the NameNode is unknown: the file is no longer checked.
       mine.remove(key);

@@ -3,7 +3,6 @@ package org.bulwark.hdfs.it.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.Random;
 
 import org.apache.hadoop.fs.Path;
@@ -21,14 +20,12 @@ import org.junit.jupiter.api.Test;
  * them: afterwards every block has replicas in both datacenters.
  */
 class PlacementSwitchTest {
-  private static final Duration WAIT = Duration.ofMinutes(4);
-
   @Test
   void defaultToHierarchicalByRollingRestart() throws Exception {
     try (AllPluginsCluster c = AllPluginsCluster.start(null); ScenarioRunner scenarios = new ScenarioRunner(c)) {
       // Tasks on dc1 DataNodes write under the default policy: the second and third replicas share a
       // remote rack, often in dc1 too.
-      for (DataNodeHandle dn : c.cluster.dataNodesInDatacenter("dc1")) {
+      for (DataNodeHandle dn : c.cluster.dataNodesInDatacenter("/dc1")) {
         for (int i = 0; i < 4; i++) {
           c.cluster.writeFile(i % AllPluginsCluster.NAMESERVICES, new Path("/before/" + dn.hostName() + "/f" + i),
               AllPluginsCluster.BLOCK_SIZE, WriteOrigin.fromDataNode(dn));
@@ -40,11 +37,7 @@ class PlacementSwitchTest {
       long[] reported = new long[1];
       ScenarioReport r = scenarios.run("7 placement switched by rolling restart", () -> {
         for (int ns = 0; ns < AllPluginsCluster.NAMESERVICES; ns++) {
-          switchNameservice(c, scenarios, ns);
-        }
-        c.cluster.mini().triggerBlockReports();
-        for (int ns = 0; ns < AllPluginsCluster.NAMESERVICES; ns++) {
-          reported[0] += scenarios.audit().fsck(ns).misReplicated();
+          reported[0] += switchNameservice(c, scenarios, ns);
         }
         return System.nanoTime();
       });
@@ -54,8 +47,12 @@ class PlacementSwitchTest {
     }
   }
 
-  /** Standby NameNodes restarted with the new policy first, then the active one (a failover), as a rolling upgrade. */
-  private static void switchNameservice(AllPluginsCluster c, ScenarioRunner scenarios, int ns) throws Exception {
+  /**
+   * Standby NameNodes restarted with the new policy first, then the active one killed so that one of
+   * them takes over, as in a rolling upgrade; returns the mis-replicated blocks fsck reports at once
+   * on the new active NameNode.
+   */
+  private static long switchNameservice(AllPluginsCluster c, ScenarioRunner scenarios, int ns) throws Exception {
     for (int nn = 0; nn < AllPluginsCluster.NAMENODES; nn++) {
       c.cluster.mini().getConfiguration(c.cluster.nameNodeIndex(ns, nn))
           .set("dfs.block.replicator.classname", HierarchicalPlacementPolicy.class.getName());
@@ -68,8 +65,10 @@ class PlacementSwitchTest {
       }
     }
     Fault old = scenarios.inject(new Faults(c, new Random(ns)).activeNameNodeKilled(ns));
+    long reported = scenarios.audit().fsck(ns).misReplicated();
     scenarios.carriesOn("the workload carries on after " + old.name());
     old.heal();
+    return reported;
   }
 
   private static long blocksInOneDatacenter(AllPluginsCluster c) throws Exception {

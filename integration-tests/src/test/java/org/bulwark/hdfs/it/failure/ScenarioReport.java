@@ -18,10 +18,10 @@ record ScenarioReport(String scenario, long filesWritten, long filesVerified, lo
   }
 
   String line() {
-    return String.format("%-46s %8d %9d %12d %6d %6d %8d ms %6d %8d %6d ms %7d  (longest outage: %s under %s)",
+    return String.format("%-46s %8d %9d %12d %6d %6d %8d ms %6d %8d %6d ms %7d  (longest outage: %s under %s%s)",
         scenario, filesWritten, filesVerified, bytesVerified, blocksLost + damagedFiles.size(), misReplicatedBlocks,
         fullyReplicatedMillis,
         splitBrainObservations, monitorFilesCompared, longestOutage.millis(), operations, longestOutage.operation(),
-        longestOutage.fault());
+        longestOutage.fault(), longestOutage.detail().isEmpty() ? "" : "; " + longestOutage.detail());
   }
 }
