@@ -78,6 +78,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
   private final int[][] nameNodeIndexes;
   private final List<DataNodeHandle> dataNodes;
   private final Map<String, Long> capacityByHost;
+  /** Guarded by itself, not by the cluster: clients must not wait while DataNodes stop or start. */
   private final Map<String, DistributedFileSystem> fileSystems = new HashMap<>();
   private final short replication;
   private final long blockSize;
@@ -455,16 +456,18 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     return client(ns, dataNode);
   }
 
-  private synchronized DistributedFileSystem client(int ns, DataNodeHandle host) throws IOException {
+  private DistributedFileSystem client(int ns, DataNodeHandle host) throws IOException {
     String key = ns + "@" + (host == null ? "off-cluster" : host.ipAddress());
-    DistributedFileSystem fs = fileSystems.get(key);
-    if (fs == null) {
-      Configuration clientConf = new Configuration(conf);
-      LoopbackSocketFactory.configure(clientConf, host == null ? "127.0.0.1" : host.ipAddress());
-      fs = (DistributedFileSystem) FileSystem.newInstance(uri(ns), clientConf);
-      fileSystems.put(key, fs);
+    synchronized (fileSystems) {
+      DistributedFileSystem fs = fileSystems.get(key);
+      if (fs == null) {
+        Configuration clientConf = new Configuration(conf);
+        LoopbackSocketFactory.configure(clientConf, host == null ? "127.0.0.1" : host.ipAddress());
+        fs = (DistributedFileSystem) FileSystem.newInstance(uri(ns), clientConf);
+        fileSystems.put(key, fs);
+      }
+      return fs;
     }
-    return fs;
   }
 
   /** A client of the first nameservice. */
@@ -787,10 +790,12 @@ public final class BulwarkMiniCluster implements AutoCloseable {
   }
 
   private void shutdown(boolean deleteStorage) {
-    for (DistributedFileSystem fs : fileSystems.values()) {
-      IOUtils.closeStream(fs);
+    synchronized (fileSystems) {
+      for (DistributedFileSystem fs : fileSystems.values()) {
+        IOUtils.closeStream(fs);
+      }
+      fileSystems.clear();
     }
-    fileSystems.clear();
     cluster.shutdown(deleteStorage);
     IOUtils.closeStream(zooKeeper);
   }

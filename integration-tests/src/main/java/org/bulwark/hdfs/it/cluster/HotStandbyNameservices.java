@@ -165,10 +165,15 @@ public final class HotStandbyNameservices implements AutoCloseable {
     return cluster.nameservices().get(ns) + ".nn" + (nn + 1);
   }
 
+  /** Stops every controller, those of standby NameNodes first: stopping an active one first would only fail over. */
   @Override
   public synchronized void close() {
     List<RuntimeException> errors = new ArrayList<>();
+    List<Integer> order = new ArrayList<>();
     for (int i = 0; i < controllers.length; i++) {
+      order.add(controllers[i] != null && controllers[i].isActive() ? order.size() : 0, i);
+    }
+    for (int i : order) {
       if (controllers[i] != null) {
         try {
           controllers[i].close();

@@ -1,7 +1,10 @@
 package org.bulwark.hdfs.it.failure;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.apache.hadoop.hdfs.tools.DFSHAAdmin;
+import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.it.cluster.HotStandbyNameservices;
 import org.bulwark.hdfs.placement.HierarchicalPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -118,6 +123,30 @@ final class AllPluginsCluster implements AutoCloseable {
     int index = cluster.nameNodeIndex(ns, nn);
     cluster.mini().restartNameNode(index, true);
     splitBrain.get(ns).markUp(index);
+  }
+
+  /**
+   * {@code hdfs haadmin -ns NS -failover ACTIVE OTHER}: the controllers hand over without fencing, and the
+   * NameNode that becomes active checks every block's placement (repairing what was written while a
+   * datacenter was away). Block reports follow, as after any failover.
+   */
+  void gracefulFailover(int ns) throws Exception {
+    int from = ha.awaitActive(ns, -1);
+    int to = (from + 1) % NAMENODES;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    DFSHAAdmin admin = new DFSHAAdmin() {
+      {
+        setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        setErrOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      }
+    };
+    int exit = ToolRunner.run(cluster.conf(), admin,
+        new String[] {"-ns", cluster.nameservices().get(ns), "-failover", "nn" + (from + 1), "nn" + (to + 1)});
+    if (exit != 0) {
+      throw new IOException("hdfs haadmin -failover exited " + exit + ": " + out.toString(StandardCharsets.UTF_8));
+    }
+    ha.awaitActive(ns, from);
+    triggerBlockReports();
   }
 
   /**

@@ -87,16 +87,27 @@ class EnduranceBenchmark {
       ObjectNode kindsNode = root.putObject("faults_by_kind");
       injected.forEach(kindsNode::put);
       root.put("files_written", r.filesWritten());
-      root.put("files_verified", r.filesVerified());
-      root.put("bytes_verified", r.bytesVerified());
+      // Every file is compared byte for byte: by the workload's reads while the faults ran, and all that
+      // remain by the audit at the end.
+      MixedWorkload w = runner.workload;
+      root.put("files_verified", r.filesVerified() + w.filesReadBack());
+      root.put("bytes_verified", r.bytesVerified() + w.bytesReadBack());
+      root.put("files_verified_during_run", w.filesReadBack());
+      root.put("bytes_verified_during_run", w.bytesReadBack());
+      root.put("files_verified_at_end", r.filesVerified());
+      root.put("bytes_verified_at_end", r.bytesVerified());
       root.put("blocks_lost", r.blocksLost() + r.damagedFiles().size());
       root.put("split_brain_observations", r.splitBrainObservations());
       root.put("split_brain_samples", c.splitBrainSamples());
       root.put("max_unavailability_ms", r.longestOutage().millis());
       root.put("max_unavailability_operation", r.longestOutage().operation());
       root.put("max_unavailability_fault", r.longestOutage().fault());
+      root.put("max_unavailability_detail", r.longestOutage().detail());
       ObjectNode byFault = root.putObject("max_unavailability_ms_by_fault");
       runner.workload.longestOutageByFault().forEach((fault, o) -> byFault.put(fault, o.millis()));
+      // The one exception: a whole datacenter lost under a block being written.
+      root.put("max_unavailability_ms_apart_from_datacenter_loss", runner.workload.longestOutageByFault().entrySet()
+          .stream().filter(e -> !e.getKey().startsWith("datacenter")).mapToLong(e -> e.getValue().millis()).max().orElse(0));
       root.put("client_operations", r.operations());
       root.put("failed_client_operations", r.failedOperations());
       root.put("fully_replicated_after_last_fault_ms", r.fullyReplicatedMillis());

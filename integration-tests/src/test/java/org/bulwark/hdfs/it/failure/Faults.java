@@ -1,15 +1,19 @@
 package org.bulwark.hdfs.it.failure;
 
 import java.io.File;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.curator.test.KillSession;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.bulwark.hdfs.hotstandby.HotStandbyController;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -92,11 +96,15 @@ final class Faults {
     return simple("ZooKeeper restarted");
   }
 
-  /** The ZooKeeper session of the leading controller of {@code ns} expired; healed once a NameNode is active again. */
+  /**
+   * The ZooKeeper session of the leading controller of {@code ns} expired, as ZooKeeper expires a session
+   * whose client it has not heard from: on the server first (its lock goes at once), the client learning
+   * of it afterwards. Healed once a NameNode is active again.
+   */
   Fault leaderSessionExpired(int ns) throws Exception {
     int active = c.ha.awaitActive(ns, -1);
     HotStandbyController leader = c.ha.controller(ns, active);
-    KillSession.kill(leader.zooKeeperClient().getZookeeperClient().getZooKeeper());
+    expireOnServer(leader.zooKeeperClient().getZookeeperClient().getZooKeeper());
     return new Fault() {
       @Override
       public String name() {
@@ -229,6 +237,27 @@ final class Faults {
         c.monitor.restart(1000);
       }
     };
+  }
+
+  /**
+   * Ends a client's session on the server: a second connection with the same session id and password,
+   * closed (ZooKeeper's own way for tests). Curator's {@code KillSession} instead tells the client first,
+   * which leaves the session's ephemeral znodes on the server for up to a session timeout.
+   */
+  private void expireOnServer(ZooKeeper client) throws Exception {
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper twin = new ZooKeeper(c.cluster.zooKeeperConnectString(), 2000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    }, client.getSessionId(), client.getSessionPasswd());
+    try {
+      if (!connected.await(30, TimeUnit.SECONDS)) {
+        throw new IOException("could not attach to the controller's ZooKeeper session");
+      }
+    } finally {
+      twin.close();
+    }
   }
 
   private DataNodeHandle randomDataNode() {

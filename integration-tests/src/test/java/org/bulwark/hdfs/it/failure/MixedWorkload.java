@@ -57,10 +57,13 @@ final class MixedWorkload implements AutoCloseable {
   private final Map<FileKey, Expected> files = new ConcurrentHashMap<>();
   private final List<Worker> workers = new ArrayList<>();
   private final AtomicLong filesWritten = new AtomicLong();
+  private final AtomicLong filesReadBack = new AtomicLong();
+  private final AtomicLong bytesReadBack = new AtomicLong();
   private final AtomicLong operations = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private final List<String> firstFailures = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, Outage> longestOutageByFault = new ConcurrentHashMap<>();
+  private final SlowOperationWatch slow = new SlowOperationWatch();
   private volatile String fault = "none";
   private volatile boolean running;
   private int generation;
@@ -110,6 +113,15 @@ final class MixedWorkload implements AutoCloseable {
     return filesWritten.get();
   }
 
+  /** Whole files the workload's own reads compared byte for byte while it ran. */
+  long filesReadBack() {
+    return filesReadBack.get();
+  }
+
+  long bytesReadBack() {
+    return bytesReadBack.get();
+  }
+
   long operations() {
     return operations.get();
   }
@@ -134,9 +146,15 @@ final class MixedWorkload implements AutoCloseable {
         .orElse(new Outage(0, "none", "none", ""));
   }
 
+  /** Where operations slower than a second were waiting (the first ten). */
+  List<String> slowOperations() {
+    return slow.samples();
+  }
+
   @Override
   public void close() throws InterruptedException {
     stop();
+    slow.close();
   }
 
   private final class Worker extends Thread {
@@ -177,6 +195,7 @@ final class MixedWorkload implements AutoCloseable {
         long started = System.nanoTime();
         String faultAtStart = fault;
         boolean ok;
+        slow.operationStarted(this);
         try {
           switch (op) {
             case "write" -> write();
@@ -195,6 +214,8 @@ final class MixedWorkload implements AutoCloseable {
           // Content differs from what was written: that is data loss, not an outage.
           firstFailures.add(0, "CONTENT " + getName() + " " + op + ": " + e.getMessage());
           throw e;
+        } finally {
+          slow.operationEnded(this);
         }
         operations.incrementAndGet();
         long now = System.nanoTime();
@@ -252,31 +273,37 @@ final class MixedWorkload implements AutoCloseable {
       filesWritten.incrementAndGet();
     }
 
-    private void read() throws IOException {
-      detail = "";
+    /** One of this worker's files, if its content is known to the byte (no failed write or append left it uncertain). */
+    private FileKey pickExact() {
       FileKey key = mine.get(random.nextInt(mine.size()));
       Expected e = files.get(key);
-      if (e == null || !e.exact()) {
-        return;
-      }
-      try (InputStream in = client(key.ns()).open(new Path(key.path()))) {
-        FileContent.verify(key.path(), e.length(), in);
+      return e != null && e.exact() ? key : null;
+    }
+
+    private void read() throws IOException {
+      detail = "";
+      FileKey key = pickExact();
+      if (key != null) {
+        try (InputStream in = client(key.ns()).open(new Path(key.path()))) {
+          bytesReadBack.addAndGet(FileContent.verify(key.path(), files.get(key).length(), in));
+          filesReadBack.incrementAndGet();
+        }
       }
     }
 
     private void append() throws IOException {
       detail = "";
-      FileKey key = mine.get(random.nextInt(mine.size()));
-      Expected e = files.get(key);
-      if (e == null || !e.exact()) {
+      FileKey key = pickExact();
+      if (key == null) {
         return;
       }
+      long length = files.get(key).length();
       long more = 4096 + random.nextInt(128 * 1024);
-      files.put(key, new Expected(e.length(), false));
+      files.put(key, new Expected(length, false));
       try (OutputStream out = client(key.ns()).append(new Path(key.path()))) {
-        FileContent.write(key.path(), e.length(), more, out);
+        FileContent.write(key.path(), length, more, out);
       }
-      files.put(key, new Expected(e.length() + more, true));
+      files.put(key, new Expected(length + more, true));
     }
 
     private void delete() throws IOException {

@@ -41,6 +41,8 @@ class PlacementSwitchTest {
         }
         return System.nanoTime();
       });
+      System.out.printf("Placement switch: %d blocks in one datacenter before; fsck on the new active NameNodes "
+          + "reported %d mis-replicated; %d left after repair%n", oneDatacenter, reported[0], r.misReplicatedBlocks());
       assertTrue(reported[0] > 0, "fsck reported the blocks the new policy calls mis-replicated");
       assertEquals(0, r.misReplicatedBlocks(), "every mis-replicated block was repaired");
       assertEquals(0, blocksInOneDatacenter(c), "every block has replicas in both datacenters");

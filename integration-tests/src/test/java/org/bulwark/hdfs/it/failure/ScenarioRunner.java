@@ -99,6 +99,10 @@ final class ScenarioRunner implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
-    workload.stop();
+    workload.close();
+    List<String> slow = workload.slowOperations();
+    if (!slow.isEmpty()) {
+      System.out.println("Where client operations slower than a second waited:\n" + String.join("\n", slow));
+    }
   }
 }
