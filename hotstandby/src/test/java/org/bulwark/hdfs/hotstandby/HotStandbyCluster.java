@@ -9,9 +9,9 @@ import java.util.function.Consumer;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.FreePorts;
 import org.bulwark.hdfs.testkit.SplitBrainChecker;
 
 /**
@@ -54,7 +54,7 @@ final class HotStandbyCluster implements AutoCloseable {
    */
   static HotStandbyCluster start(int nameNodes, Consumer<Configuration> clusterSettings,
       Consumer<Configuration> controllerSettings) throws IOException {
-    int[] zkfcPorts = ServerSocketUtil.getPorts(nameNodes);
+    int[] zkfcPorts = FreePorts.pick(nameNodes);
     BulwarkMiniCluster cluster = BulwarkMiniCluster.builder()
         .topology("/r1:2,/r2:1")
         .nameNodesPerNameservice(nameNodes)

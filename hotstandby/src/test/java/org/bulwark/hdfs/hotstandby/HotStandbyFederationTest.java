@@ -14,9 +14,9 @@ import javax.management.ObjectName;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.FreePorts;
 import org.bulwark.hdfs.testkit.SplitBrainChecker;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,7 @@ class HotStandbyFederationTest {
 
   @Test
   void eachNameserviceElectsAndFailsOverOnItsOwn() throws Exception {
-    int[] ports = ServerSocketUtil.getPorts(4);
+    int[] ports = FreePorts.pick(4);
     try (BulwarkMiniCluster cluster = BulwarkMiniCluster.builder().topology("/r1:2,/r2:1")
         .nameservices(2).nameNodesPerNameservice(2).activateFirstNameNodes(false)
         .configure(conf -> {

@@ -13,13 +13,13 @@ import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
 import org.bulwark.hdfs.testkit.Await;
-import org.bulwark.hdfs.testkit.ForkedJvm;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.ForkedJvm;
+import org.bulwark.hdfs.testkit.FreePorts;
 import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +44,7 @@ class BlockMonitorCrashTest {
       }
       c.awaitReplication(0, new Path("/"), WAIT);
       File store = new File(dir, "store");
-      int port = ServerSocketUtil.getPort(0, 10);
+      int port = FreePorts.pick();
       Configuration conf = c.conf();
       conf.set("bulwark.monitor.data.dir", store.getPath());
       conf.set("bulwark.monitor.http-address", "127.0.0.1:" + port);

@@ -47,7 +47,6 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.net.ServerSocketUtil;
 
 /**
  * An embedded HDFS cluster shaped like a real one, for Bulwark's tests, benchmarks and demo: racks and
@@ -369,7 +368,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
         nsIds.add(null);
         return MiniDFSNNTopology.simpleSingleNN(0, 0);
       }
-      int[] ports = ServerSocketUtil.getPorts(2 * nameservices * nameNodesPerNameservice);
+      int[] ports = FreePorts.pick(2 * nameservices * nameNodesPerNameservice);
       MiniDFSNNTopology t = new MiniDFSNNTopology();
       int p = 0;
       for (int s = 1; s <= nameservices; s++) {

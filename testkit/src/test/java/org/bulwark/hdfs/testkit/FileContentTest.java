@@ -46,4 +46,13 @@ class FileContentTest {
     assertThrows(AssertionError.class,
         () -> FileContent.verify("/f", 69_999, new ByteArrayInputStream(a)));
   }
+
+  @Test
+  void appendedRangesContinueTheContent() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FileContent.write("/appended", 0, 70_001, out);
+    FileContent.write("/appended", 70_001, 3, out);
+    FileContent.write("/appended", 70_004, 131_075, out);
+    assertArrayEquals(content("/appended", 201_079), out.toByteArray(), "three appends make the one long file");
+  }
 }

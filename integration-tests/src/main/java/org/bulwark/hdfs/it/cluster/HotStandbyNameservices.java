@@ -8,11 +8,11 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.hotstandby.HotStandbyController;
 import org.bulwark.hdfs.hotstandby.ZooKeeperFailoverProxyProvider;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.FreePorts;
 
 /**
  * Every NameNode of every HA nameservice of an embedded cluster under its own {@code hdfs hotstandby}
@@ -38,7 +38,7 @@ public final class HotStandbyNameservices implements AutoCloseable {
    * 200 ms health checks and 2 s ZooKeeper sessions, fencing left to the controllers' graceful step.
    */
   public static void configure(BulwarkMiniCluster.Builder builder, int nameservices, int nameNodes) throws IOException {
-    int[] zkfcPorts = ServerSocketUtil.getPorts(nameservices * nameNodes);
+    int[] zkfcPorts = FreePorts.pick(nameservices * nameNodes);
     builder.nameservices(nameservices).nameNodesPerNameservice(nameNodes).activateFirstNameNodes(false).configure(conf -> {
       conf.setBoolean("dfs.ha.automatic-failover.enabled", true);
       conf.set("dfs.ha.fencing.methods", "shell(true)");

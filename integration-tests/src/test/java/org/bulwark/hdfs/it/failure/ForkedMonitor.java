@@ -19,12 +19,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.net.ServerSocketUtil;
 import org.bulwark.hdfs.monitor.BlockMonitor;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.ForkedJvm;
+import org.bulwark.hdfs.testkit.FreePorts;
 
 /**
  * {@code hdfs blockmonitor} in a JVM of its own, recording into a schema of its own on the PostgreSQL
@@ -59,7 +59,7 @@ final class ForkedMonitor implements AutoCloseable {
     } catch (SQLException e) {
       throw new IOException("the PostgreSQL server at 127.0.0.1:5432 (database test, user postgres) is needed: " + e, e);
     }
-    ForkedMonitor m = new ForkedMonitor(clusterConf, dir, schema, ServerSocketUtil.getPort(0, 10));
+    ForkedMonitor m = new ForkedMonitor(clusterConf, dir, schema, FreePorts.pick());
     m.restart(1000);
     return m;
   }
