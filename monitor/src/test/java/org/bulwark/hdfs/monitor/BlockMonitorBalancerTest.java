@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -56,18 +57,43 @@ class BlockMonitorBalancerTest {
             new String[] {"-policy", "availability", "-threshold", "5"});
         assertEquals(0, exit, out.toString(StandardCharsets.UTF_8));
         c.awaitReplication(0, new Path("/skew"), WAIT);
-        monitor.pollNow();
-        List<ReplicaSpan> held = monitor.store().dataNodeReplicas(hotUuid, 100);
-        List<ReplicaSpan> movedOff = held.stream().filter(r -> !r.isOpen()).toList();
-        assertTrue(!movedOff.isEmpty(), "the balancer moved replicas off " + hot + ": " + out);
-        for (ReplicaSpan gone : movedOff) {
-          assertTrue(gone.goneSince >= beforeBalancer, "ended after the balancer started");
-          List<ReplicaSpan> block = monitor.store().blockHistory(gone.blockId).get(0).replicas;
-          assertTrue(block.stream().anyMatch(r -> r.isOpen() && r.firstSeen >= beforeBalancer && !r.dataNode.equals(hotUuid)),
-              "blk_" + gone.blockId + " got a replica elsewhere in the same poll: " + block);
-          assertEquals(3, block.stream().filter(ReplicaSpan::isOpen).count(), "still three replicas");
+        // Polls until the NameNode has settled every move: a poll may land between a move's new replica
+        // being reported and the source's being deleted, or while an excess replica is still listed.
+        String[] last = new String[1];
+        try {
+          Await.until("every replica moved off " + hot + " shows as ended there and new elsewhere", WAIT, () -> {
+            monitor.pollNow();
+            List<ReplicaSpan> movedOff = monitor.store().dataNodeReplicas(hotUuid, 100).stream()
+                .filter(r -> !r.isOpen()).toList();
+            last[0] = "moved off: " + movedOff.size();
+            if (movedOff.isEmpty()) {
+              return false;
+            }
+            for (ReplicaSpan gone : movedOff) {
+              assertTrue(gone.goneSince >= beforeBalancer, "ended after the balancer started");
+              List<ReplicaSpan> block = monitor.store().blockHistory(gone.blockId).get(0).replicas;
+              last[0] = "blk_" + gone.blockId + ": " + describe(block);
+              boolean elsewhere = block.stream()
+                  .anyMatch(r -> r.isOpen() && r.firstSeen >= beforeBalancer && !r.dataNode.equals(hotUuid));
+              if (!elsewhere || block.stream().filter(ReplicaSpan::isOpen).count() != 3) {
+                return false;
+              }
+            }
+            return true;
+          });
+        } catch (TimeoutException e) {
+          throw new AssertionError("the balancer's moves off " + hot + " as the monitor saw them (" + last[0] + "): " + out, e);
         }
       }
     }
+  }
+
+  private static String describe(List<ReplicaSpan> replicas) {
+    StringBuilder b = new StringBuilder();
+    for (ReplicaSpan r : replicas) {
+      b.append(r.host).append(' ').append(r.firstSeen).append('-').append(r.isOpen() ? "open" : String.valueOf(r.goneSince))
+          .append("; ");
+    }
+    return b.toString();
   }
 }
