@@ -1,10 +1,12 @@
 package org.bulwark.hdfs.it.failure;
 
-import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.net.URL;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,12 +19,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.tools.DFSck;
-import org.apache.hadoop.util.ToolRunner;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
 import org.bulwark.hdfs.monitor.history.ReplicaSpan;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
@@ -133,18 +134,25 @@ final class ClusterAudit {
     }
   }
 
-  /** Runs {@code hdfs fsck /} against nameservice {@code ns}, as an administrator would. */
+  /**
+   * What {@code hdfs fsck /} reports for nameservice {@code ns}: the same request to the active NameNode's
+   * fsck servlet that the command makes once it has found the active NameNode.
+   */
   Fsck fsck(int ns) throws Exception {
-    Configuration conf = c.cluster.conf();
-    conf.set("fs.defaultFS", c.cluster.uri(ns).toString());
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int exit;
-    try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-      exit = ToolRunner.run(conf, new DFSck(conf, out), new String[] {"/"});
+    NameNode active = c.ha.activeNameNode(ns);
+    InetSocketAddress http = active.getHttpAddress();
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    URL url = new URL("http://" + http.getHostString() + ":" + http.getPort() + "/fsck?ugi="
+        + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&path=%2F");
+    HttpURLConnection conn = (HttpURLConnection) url.openConnection();
+    conn.setConnectTimeout(10_000);
+    conn.setReadTimeout(120_000);
+    String output;
+    try (InputStream in = conn.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    String output = buf.toString(StandardCharsets.UTF_8);
-    if (exit != 0 && !output.contains("CORRUPT")) {
-      throw new AssertionError("fsck of ns" + (ns + 1) + " exited " + exit + ":\n" + output);
+    if (!output.contains("Status: ")) {
+      throw new AssertionError("fsck of ns" + (ns + 1) + " gave no status:\n" + output);
     }
     return new Fsck(count(MISSING, output), count(CORRUPT, output), count(MIS_REPLICATED, output),
         output.contains("is HEALTHY"), output);
