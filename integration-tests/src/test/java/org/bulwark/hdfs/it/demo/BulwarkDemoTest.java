@@ -41,7 +41,6 @@ class BulwarkDemoTest {
     String out = runToEnd("-D", "dfs.replication=3", "-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2", "-numFiles", "9",
         "-fileSize", "2m");
     assertTrue(out.contains("6 DataNodes on 3 racks in 2 datacenters"), out);
-    assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), "hierarchical by default: " + out);
     assertTrue(out.contains("Wrote 9 files of 2,097,152 bytes under /demo/data"), out);
     assertTrue(out.contains("6 from DataNode hosts, 3 from off-cluster"), out);
     assertTrue(out.contains("std-dev of rack utilisation"), out);
