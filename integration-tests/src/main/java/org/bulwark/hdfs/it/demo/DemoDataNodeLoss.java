@@ -64,6 +64,17 @@ final class DemoDataNodeLoss {
         + "%.1f s after the kill%n", (System.nanoTime() - killedAt) / 1e9);
     monitor.pollNow();
     if (traced != null) {
+      String path = traced;
+      try {
+        // The NameNode lists the lost replica until it has processed the DataNode's death for that block.
+        Await.until("the monitor records the lost replica's end", Duration.ofSeconds(20), () -> {
+          monitor.pollNow();
+          return monitor.store().fileHistory(path).stream()
+              .anyMatch(h -> h.replicas.stream().anyMatch(r -> !r.isOpen() && r.host.equals(victim.hostName())));
+        });
+      } catch (TimeoutException e) {
+        out.printf("(the NameNode still lists the replica on %s)%n", victim.hostName());
+      }
       out.printf("The block monitor's history of %s:%n", traced);
       for (BlockHistory h : monitor.store().fileHistory(traced)) {
         out.printf("  block %d%n", h.blockId);
