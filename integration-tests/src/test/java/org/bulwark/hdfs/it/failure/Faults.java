@@ -39,10 +39,6 @@ final class Faults {
     this.dir = c.dir;
   }
 
-  Balancing balancing() {
-    return balancing;
-  }
-
   /** DataNodes killed or stopped; healed by starting them again. */
   record StoppedNodes(String name, AllPluginsCluster c, StoppedDataNodes stopped) implements Fault {
     @Override

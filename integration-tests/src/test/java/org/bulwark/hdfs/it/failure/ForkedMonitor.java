@@ -139,17 +139,9 @@ final class ForkedMonitor implements AutoCloseable {
     }
   }
 
-  boolean isAlive() {
-    return process != null && process.isAlive();
-  }
-
   /** A reader of the monitor's store, for the test to compare with the NameNodes. */
   HistoryStore openStore() throws IOException {
     return JdbcHistoryStore.open(jdbcUrl(), credentials(), "PostgreSQL " + schema);
-  }
-
-  String url() {
-    return "http://127.0.0.1:" + port + "/";
   }
 
   @Override

@@ -101,6 +101,10 @@ final class ScenarioRunner implements AutoCloseable {
   public void close() throws InterruptedException {
     workload.close();
     List<String> slow = workload.slowOperations();
+    List<String> failed = workload.firstFailures();
+    if (!failed.isEmpty()) {
+      System.out.println("The workload's first failed operations:\n" + String.join("\n", failed));
+    }
     if (!slow.isEmpty()) {
       System.out.println("Where client operations slower than a second waited:\n" + String.join("\n", slow));
     }
