@@ -47,6 +47,8 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.io.IOUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An embedded HDFS cluster shaped like a real one, for Bulwark's tests, benchmarks and demo: racks and
@@ -66,6 +68,7 @@ import org.apache.hadoop.io.IOUtils;
  * }</pre>
  */
 public final class BulwarkMiniCluster implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BulwarkMiniCluster.class);
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
   private final MiniDFSCluster cluster;
@@ -788,6 +791,23 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     shutdown(false);
   }
 
+  /**
+   * Closes the JVM-wide cached {@code FileSystem} of each nameservice URI. Tools run in-process (the
+   * stock balancer's {@code NameNodeConnector} takes {@code FileSystem.get} and never closes it) leave
+   * one behind; the next cluster in this JVM reuses the logical name {@code hdfs://ns1}, and the cache
+   * would hand it a client still dialling this cluster's NameNodes, retrying refused connections for
+   * minutes.
+   */
+  private void closeCachedFileSystems() {
+    for (int ns = 0; ns < nameservices.size(); ns++) {
+      try {
+        FileSystem.get(uri(ns), conf).close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("could not close the cached client of {}", uri(ns), e);
+      }
+    }
+  }
+
   private void shutdown(boolean deleteStorage) {
     synchronized (fileSystems) {
       for (DistributedFileSystem fs : fileSystems.values()) {
@@ -795,6 +815,7 @@ public final class BulwarkMiniCluster implements AutoCloseable {
       }
       fileSystems.clear();
     }
+    closeCachedFileSystems();
     cluster.shutdown(deleteStorage);
     IOUtils.closeStream(zooKeeper);
   }

@@ -3,8 +3,10 @@ package org.bulwark.hdfs.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,7 +16,9 @@ import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -109,6 +113,8 @@ class BulwarkMiniClusterTest {
 
   @Test
   void haWithThreeNameNodesAndZooKeeper() throws Exception {
+    Configuration conf;
+    FileSystem cached;
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2").nameNodesPerNameservice(3).build()) {
       assertNotNull(c.zooKeeper());
       try (CuratorFramework zk = CuratorFrameworkFactory.newClient(c.zooKeeperConnectString(), new RetryOneTime(100))) {
@@ -130,6 +136,12 @@ class BulwarkMiniClusterTest {
       c.writeFile(new Path("/after-failover"), MB, WriteOrigin.offCluster());
       assertEquals(MB, c.verifyFile(new Path("/after-failover"), MB));
       assertTrue(c.activeNamesystem(0) == c.mini().getNamesystem(c.nameNodeIndex(0, 2)));
+      conf = c.conf();
+      cached = FileSystem.get(c.uri(0), conf);
+    }
+    // The next cluster of this JVM is hdfs://ns1 too: it must not be handed this one's cached client.
+    try (FileSystem next = FileSystem.get(URI.create("hdfs://ns1"), conf)) {
+      assertNotSame(cached, next);
     }
   }
 

@@ -21,7 +21,8 @@ final class DemoOptions {
   long capacity = 256L << 20;
   int files = 60;
   long fileSize = 3L << 20;
-  Class<? extends BlockPlacementPolicy> placement;
+  /** The NameNodes' placement policy; null for Hadoop's default. */
+  Class<? extends BlockPlacementPolicy> placement = HierarchicalPlacementPolicy.class;
   File dir = new File("target/demo-cluster");
   long seed = 1;
   boolean exitWhenDone;

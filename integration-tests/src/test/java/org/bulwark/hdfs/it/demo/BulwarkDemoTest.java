@@ -40,6 +40,7 @@ class BulwarkDemoTest {
     String out = runToEnd("-D", "dfs.replication=3", "-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2", "-numFiles", "9",
         "-fileSize", "2m");
     assertTrue(out.contains("6 DataNodes on 3 racks in 2 datacenters"), out);
+    assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), out);
     assertTrue(out.contains("Wrote 9 files of 2,097,152 bytes under /demo/data"), out);
     assertTrue(out.contains("6 from DataNode hosts, 3 from off-cluster"), out);
     assertTrue(out.contains("std-dev of rack utilisation"), out);
@@ -48,7 +49,8 @@ class BulwarkDemoTest {
     assertTrue(m.find(), out);
     long total = Long.parseLong(m.group(4));
     assertEquals(18, total, "9 files of 2 one-MiB blocks");
-    assertEquals(total, Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)));
+    assertEquals(total, Long.parseLong(m.group(3)), "hierarchical placement: every block on 3 racks");
+    assertTrue(out.contains("0 of 18 blocks would be lost with the datacenter"), out);
     assertTrue(Pattern.compile("NameNode web UI: http://(localhost|127\\.0\\.0\\.1):\\d+/").matcher(out).find(), out);
 
     // then a skewed write, and the availability balancer run on it
@@ -77,12 +79,11 @@ class BulwarkDemoTest {
   }
 
   @Test
-  void demoRunsWithHierarchicalPlacement() throws Exception {
+  void demoRunsWithHadoopsDefaultPlacementWhenAsked() throws Exception {
     String out = runToEnd("-topology", "/dc1/r1:2,/dc1/r2:2,/dc2/r3:2,/dc2/r4:2", "-numFiles", "6", "-fileSize", "2m",
-        "-placement", "hierarchical", "-namenodes", "1");
-    assertTrue(out.contains("placement org.bulwark.hdfs.placement.HierarchicalPlacementPolicy"), out);
-    assertTrue(out.contains("1 rack 0, 2 racks 0, 3+ racks 12 (of 12 blocks)"), out);
-    assertTrue(out.contains("0 of 12 blocks would be lost with the datacenter"), out);
+        "-placement", "default", "-namenodes", "1");
+    assertTrue(out.contains("placement Hadoop's default"), out);
+    assertTrue(out.contains("1 rack 0, 2 racks 12, 3+ racks 0 (of 12 blocks)"), out);
   }
 
   @Test
