@@ -8,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -31,6 +29,8 @@ import org.bulwark.hdfs.hotstandby.election.LeaderElection;
 import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
 import org.bulwark.hdfs.hotstandby.health.HealthMonitor;
 import org.bulwark.hdfs.hotstandby.rpc.FailoverRpcServer;
+import org.bulwark.hdfs.hotstandby.zookeeper.ZnodeGuard;
+import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,7 +110,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       throw new IllegalArgumentException("dfs.ha.fencing.methods is not valid: " + e.getMessage().split("\n")[0]
           + " (use e.g. sshfence or shell(/path/to/fence.sh))");
     }
-    String quorum = HotStandbyKeys.zooKeeperQuorum(conf);
+    ZooKeeperAccess access = ZooKeeperAccess.from(conf);
+    String quorum = access.quorum();
     String parent = HotStandbyKeys.parentZnode(conf);
     long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
     ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
@@ -127,17 +128,16 @@ public final class HotStandbyController extends Configured implements Tool, Clos
         conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.servicerpc-address", ns, nn)),
         conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.http-address", ns, nn)), transitionTimeout);
     try {
-      zooKeeper = CuratorFrameworkFactory.builder().connectString(quorum)
-          .sessionTimeoutMs((int) sessionTimeout).connectionTimeoutMs((int) Math.min(sessionTimeout, 15_000))
-          .retryPolicy(new ExponentialBackoffRetry(100, 3)).build();
+      zooKeeper = access.builder((int) sessionTimeout).build();
       zooKeeper.start();
       if (!zooKeeper.blockUntilConnected((int) Math.max(sessionTimeout, 5000), java.util.concurrent.TimeUnit.MILLISECONDS)) {
         throw new IOException("cannot connect to ZooKeeper at " + quorum + " (bulwark.hotstandby.zookeeper.quorum / "
             + "ha.zookeeper.quorum)");
       }
       refuseIfStockZkfcRuns(conf, ns);
-      metrics = new ControllerMetrics(ns, nn);
       ZNodes paths = new ZNodes(parent, ns);
+      new ZnodeGuard(zooKeeper, access, paths).secure(nn);
+      metrics = new ControllerMetrics(ns, nn);
       PreviousActiveFencer fencer = new PreviousActiveFencer(conf, ns, gracefulTimeout);
       ControllerLoop[] holder = new ControllerLoop[1];
       election = new LeaderElection(zooKeeper, paths, nn, () -> {

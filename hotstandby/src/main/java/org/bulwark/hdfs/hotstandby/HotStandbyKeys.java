@@ -12,6 +12,17 @@ public final class HotStandbyKeys {
   public static final ConfigKey<String> PARENT_ZNODE = ConfigKey.text(
       "bulwark.hotstandby.zookeeper.parent-znode", "/bulwark-ha",
       "Znode under which each nameservice keeps its election, epoch and active-NameNode record.");
+  public static final ConfigKey<String> ZK_ACL = ConfigKey.text(
+      "bulwark.hotstandby.zookeeper.acl", "",
+      "ACL of the znodes controllers create (scheme:id:perms,...; @/file reads it from a file); empty means "
+      + "ha.zookeeper.acl, and that unset means world:anyone:rwcda. Grant rwcda to the controllers only.");
+  public static final ConfigKey<String> ZK_READ_ACL = ConfigKey.text(
+      "bulwark.hotstandby.zookeeper.read-acl", "world:anyone:r",
+      "ACL entries added to every znode so clients can read the active-NameNode record without being able to change it.");
+  public static final ConfigKey<String> ZK_AUTH = ConfigKey.text(
+      "bulwark.hotstandby.zookeeper.auth", "",
+      "Controllers' ZooKeeper identity (scheme:auth,... such as digest:hdfs-zkfcs:SECRET, or @/file), read through "
+      + "credential providers; empty means ha.zookeeper.auth. SASL/Kerberos comes from the JVM's JAAS Client section.");
   public static final ConfigKey<Long> ZK_SESSION_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.zookeeper.session-timeout", "5s", 500,
       "ZooKeeper session timeout of a controller: how long a dead controller host holds leadership.");

@@ -5,13 +5,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
+import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +31,9 @@ final class ActiveNameNodeTracker implements Closeable {
   private volatile boolean connected;
   private volatile boolean initialised;
 
-  ActiveNameNodeTracker(String quorum, String parent, String nameservice, int sessionTimeoutMillis) {
+  ActiveNameNodeTracker(ZooKeeperAccess access, String parent, String nameservice, int sessionTimeoutMillis) {
     this.path = new ZNodes(parent, nameservice).active();
-    this.client = CuratorFrameworkFactory.builder().connectString(quorum).sessionTimeoutMs(sessionTimeoutMillis)
-        .connectionTimeoutMs(Math.min(sessionTimeoutMillis, 15_000)).retryPolicy(new ExponentialBackoffRetry(100, 3))
-        .build();
+    this.client = access.builder(sessionTimeoutMillis).build();
     this.cache = CuratorCache.build(client, path, CuratorCache.Options.SINGLE_NODE_CACHE);
     cache.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, oldData, data) -> update())

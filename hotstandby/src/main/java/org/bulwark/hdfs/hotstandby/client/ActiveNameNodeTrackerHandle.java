@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.hotstandby.client;
 
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -8,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.HotStandbyKeys;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,17 +29,17 @@ public final class ActiveNameNodeTrackerHandle {
   }
 
   public static ActiveNameNodeTrackerHandle open(Configuration conf, String nameservice) {
-    String quorum;
+    ZooKeeperAccess access;
     try {
-      quorum = HotStandbyKeys.zooKeeperQuorum(conf);
-    } catch (IllegalArgumentException e) {
+      access = ZooKeeperAccess.from(conf);
+    } catch (IllegalArgumentException | IOException e) {
       if (WARNED.compareAndSet(false, true)) {
         LOG.warn("No ZooKeeper for NameNode discovery ({}); using the configured NameNode list", e.getMessage());
       }
       return new ActiveNameNodeTrackerHandle(null);
     }
     int sessionTimeout = (int) Math.min(Integer.MAX_VALUE, HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf));
-    return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(quorum, HotStandbyKeys.parentZnode(conf),
+    return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(access, HotStandbyKeys.parentZnode(conf),
         nameservice, sessionTimeout));
   }
 

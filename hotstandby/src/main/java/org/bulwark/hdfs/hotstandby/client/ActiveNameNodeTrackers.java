@@ -3,8 +3,10 @@ package org.bulwark.hdfs.hotstandby.client;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
+
 /**
- * One {@link ActiveNameNodeTracker} (one ZooKeeper session) per quorum, parent znode and nameservice in
+ * One {@link ActiveNameNodeTracker} (one ZooKeeper session) per quorum, parent znode, nameservice and identity in
  * a JVM, shared by every proxy provider of that nameservice: a process with many DFSClients (a
  * MapReduce task, a Spark executor) keeps one session and one watch, not one per client.
  */
@@ -23,12 +25,12 @@ final class ActiveNameNodeTrackers {
   private ActiveNameNodeTrackers() {
   }
 
-  static synchronized ActiveNameNodeTracker acquire(String quorum, String parent, String nameservice,
+  static synchronized ActiveNameNodeTracker acquire(ZooKeeperAccess access, String parent, String nameservice,
       int sessionTimeoutMillis) {
-    String key = quorum + parent + "/" + nameservice;
+    String key = access.quorum() + parent + "/" + nameservice + " as " + access.identity();
     Entry e = TRACKERS.get(key);
     if (e == null) {
-      e = new Entry(new ActiveNameNodeTracker(quorum, parent, nameservice, sessionTimeoutMillis));
+      e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis));
       e.tracker.start();
       TRACKERS.put(key, e);
     }
