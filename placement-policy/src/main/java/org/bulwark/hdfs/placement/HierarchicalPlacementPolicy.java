@@ -104,10 +104,7 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
     if (!super.isMovable(locs, source, target)) {
       return false;
     }
-    List<String> racks = new ArrayList<>(locs.size());
-    for (DatanodeInfo dn : locs) {
-      racks.add(dn.getNetworkLocation());
-    }
-    return DatacenterSpreadRules.moveKeepsDatacenters(racks, source.getNetworkLocation(), target.getNetworkLocation());
+    return DatacenterSpreadRules.moveKeepsDatacenters(ReplicaRacks.beforeMove(locs, target), source.getNetworkLocation(),
+        target.getNetworkLocation());
   }
 }

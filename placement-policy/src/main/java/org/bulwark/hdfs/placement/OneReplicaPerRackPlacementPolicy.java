@@ -1,6 +1,5 @@
 package org.bulwark.hdfs.placement;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -224,10 +223,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   /** The balancer and the mover may move a replica only where the block keeps its number of racks. */
   @Override
   public boolean isMovable(Collection<DatanodeInfo> locs, DatanodeInfo source, DatanodeInfo target) {
-    List<String> racks = new ArrayList<>(locs.size());
-    for (DatanodeInfo dn : locs) {
-      racks.add(dn.getNetworkLocation());
-    }
-    return RackSpreadRules.moveKeepsRacks(racks, source.getNetworkLocation(), target.getNetworkLocation());
+    return RackSpreadRules.moveKeepsRacks(ReplicaRacks.beforeMove(locs, target), source.getNetworkLocation(),
+        target.getNetworkLocation());
   }
 }

@@ -65,15 +65,18 @@ final class DemoDataNodeLoss {
     monitor.pollNow();
     if (traced != null) {
       String path = traced;
+      short fileReplication = cluster.fs(0).getFileStatus(new Path(path)).getReplication();
       try {
-        // The NameNode lists the lost replica until it has processed the DataNode's death for that block.
-        Await.until("the monitor records the lost replica's end", Duration.ofSeconds(20), () -> {
+        // The NameNode lists the lost replica until it has processed the DataNode's death for that block,
+        // and the new replica from the DataNode's next block report: poll until both are recorded.
+        Await.until("the monitor records the lost replica's end and its replacement", Duration.ofSeconds(20), () -> {
           monitor.pollNow();
-          return monitor.store().fileHistory(path).stream()
-              .anyMatch(h -> h.replicas.stream().anyMatch(r -> !r.isOpen() && r.host.equals(victim.hostName())));
+          List<BlockHistory> history = monitor.store().fileHistory(path);
+          return history.stream().anyMatch(h -> h.replicas.stream().anyMatch(r -> !r.isOpen() && r.host.equals(victim.hostName())))
+              && history.stream().allMatch(h -> h.replicas.stream().filter(ReplicaSpan::isOpen).count() >= fileReplication);
         });
       } catch (TimeoutException e) {
-        out.printf("(the NameNode still lists the replica on %s)%n", victim.hostName());
+        out.printf("(the NameNode does not list every change for %s yet)%n", path);
       }
       out.printf("The block monitor's history of %s:%n", traced);
       for (BlockHistory h : monitor.store().fileHistory(traced)) {

@@ -74,6 +74,7 @@ class BulwarkDemoTest {
     assertTrue(out.contains("$ kill -9 the DataNode on dn05"), out);
     assertTrue(out.contains("The NameNode declared it dead and re-made its replicas elsewhere"), out);
     assertTrue(out.contains("The block monitor's history of /demo/data/"), out);
+    assertTrue(out.contains(", gone at "), "the lost replica's end is recorded: " + out);
     assertTrue(Pattern.compile("Trace it in the monitor: http://127\\.0\\.0\\.1:\\d+/datanode\\.html\\?id=dn05").matcher(out).find(), out);
     assertTrue(Pattern.compile("Block monitor \\(.*\\): http://127\\.0\\.0\\.1:\\d+/").matcher(out).find(), out);
   }

@@ -30,10 +30,13 @@ public final class MonitorHttpServer implements Closeable {
     server.setAttribute(STATUS, status);
     server.setAttribute(ADVISOR_DEPTH, advisorDepth);
     server.addServlet("api", "/api/*", ApiServlet.class);
+    server.getWebAppContext().setErrorHandler(new PlainErrorHandler());
   }
 
   public void start() throws IOException {
     server.start();
+    // Requests Jetty rejects before any context (unparsable URIs, oversized headers) get the same answer.
+    server.getWebAppContext().getServer().setErrorHandler(new PlainErrorHandler());
   }
 
   public InetSocketAddress address() {
