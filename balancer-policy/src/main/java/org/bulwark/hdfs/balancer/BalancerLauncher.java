@@ -3,10 +3,12 @@ package org.bulwark.hdfs.balancer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Collection;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
@@ -15,11 +17,13 @@ import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicies;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.cli.AvailabilityRun;
 import org.bulwark.hdfs.balancer.cli.BalancerOptions;
 import org.bulwark.hdfs.balancer.exec.BalancerSettings;
+import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +56,12 @@ public final class BalancerLauncher extends Configured implements Tool {
     }
     Configuration conf = getConf();
     try {
+      loginFromKeytabIfEnabled(conf);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return ExitStatus.ILLEGAL_ARGUMENTS.getExitCode();
+    }
+    try {
       BalancerSettings settings = BalancerOptions.parse(args, new BalancerSettings(conf));
       checkPlacementPolicy(conf);
       Collection<URI> nameNodes = DFSUtil.getInternalNsRpcUris(conf);
@@ -68,6 +78,21 @@ public final class BalancerLauncher extends Configured implements Tool {
       out.println(e + ".  Exiting ...");
       return ExitStatus.INTERRUPTED.getExitCode();
     }
+  }
+
+  /**
+   * As the stock balancer: with {@code dfs.balancer.keytab.enabled} it logs in from
+   * {@code dfs.balancer.keytab.file} as {@code dfs.balancer.kerberos.principal}, {@code _HOST} standing
+   * for the host of {@code dfs.balancer.address}; otherwise it runs as the invoking user's ticket.
+   */
+  private static void loginFromKeytabIfEnabled(Configuration conf) {
+    if (!conf.getBoolean(DFSConfigKeys.DFS_BALANCER_KEYTAB_ENABLED_KEY, DFSConfigKeys.DFS_BALANCER_KEYTAB_ENABLED_DEFAULT)) {
+      return;
+    }
+    InetSocketAddress address = NetUtils.createSocketAddr(conf.get(DFSConfigKeys.DFS_BALANCER_ADDRESS_KEY,
+        DFSConfigKeys.DFS_BALANCER_ADDRESS_DEFAULT), 0, DFSConfigKeys.DFS_BALANCER_ADDRESS_KEY);
+    KeytabLogin.loginIfKerberos(conf, DFSConfigKeys.DFS_BALANCER_KEYTAB_FILE_KEY,
+        DFSConfigKeys.DFS_BALANCER_KERBEROS_PRINCIPAL_KEY, address.getHostName());
   }
 
   /** The stock balancer's own check: its move logic assumes the default policy's rules. */

@@ -11,15 +11,19 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.ha.BadFencingConfigurationException;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.HAUtil;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.util.Tool;
 import org.bulwark.hdfs.common.cli.DaemonCommand;
+import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.bulwark.hdfs.hotstandby.controller.ControllerLoop;
 import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
@@ -110,6 +114,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       throw new IllegalArgumentException("dfs.ha.fencing.methods is not valid: " + e.getMessage().split("\n")[0]
           + " (use e.g. sshfence or shell(/path/to/fence.sh))");
     }
+    loginAsNameNode(conf, ns, nn, target.getAddress().getHostName());
     ZooKeeperAccess access = ZooKeeperAccess.from(conf);
     String quorum = access.quorum();
     String parent = HotStandbyKeys.parentZnode(conf);
@@ -165,6 +170,25 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     } catch (Exception e) {
       close();
       throw new IOException("cannot start the controller: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * On a Kerberized cluster, logs in with its NameNode's keytab and principal (the stock ZKFC's
+   * identity: {@code dfs.namenode.keytab.file}, {@code dfs.namenode.kerberos.principal}, suffixed keys
+   * resolved for this NameNode), and names that principal as the server of its HAServiceProtocol calls.
+   */
+  private static void loginAsNameNode(Configuration conf, String ns, String nn, String host) {
+    if (!KeytabLogin.isKerberos(conf)) {
+      return;
+    }
+    Configuration local = new Configuration(conf);
+    NameNode.initializeGenericKeys(local, ns, nn);
+    KeytabLogin.loginIfKerberos(local, DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY,
+        DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, host);
+    if (conf.get(CommonConfigurationKeys.HADOOP_SECURITY_SERVICE_USER_NAME_KEY) == null) {
+      conf.set(CommonConfigurationKeys.HADOOP_SECURITY_SERVICE_USER_NAME_KEY,
+          local.get(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY));
     }
   }
 

@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.util.Tool;
 import org.bulwark.hdfs.common.cli.DaemonCommand;
+import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.bulwark.hdfs.monitor.collect.HistoryPoller;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceUris;
@@ -56,6 +57,8 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
       throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.HTTP_ADDRESS.getName(), address,
           "host:port such as 0.0.0.0:9880");
     }
+    KeytabLogin.loginIfKerberos(conf, MonitorKeys.KEYTAB.getName(), MonitorKeys.KERBEROS_PRINCIPAL.getName(),
+        address.substring(0, address.lastIndexOf(':')));
     try {
       store = StoreFactory.open(conf);
       poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);

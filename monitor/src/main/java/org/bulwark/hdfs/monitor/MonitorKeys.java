@@ -21,6 +21,15 @@ public final class MonitorKeys {
   public static final ConfigKey<Long> ADVISOR_DEPTH = ConfigKey.number("bulwark.monitor.advisor.depth", 3, 0, 64,
       "How many directory levels below / the storage-cost advisor reports.");
 
+  public static final ConfigKey<String> KERBEROS_PRINCIPAL = ConfigKey.text("bulwark.monitor.kerberos.principal", "",
+      "Principal the monitor logs in as to read the NameNodes when hadoop.security.authentication is kerberos "
+      + "(_HOST is this host), such as hdfs/_HOST@EXAMPLE.COM.");
+  public static final ConfigKey<String> KEYTAB = ConfigKey.text("bulwark.monitor.keytab.file", "",
+      "Keytab holding bulwark.monitor.kerberos.principal.");
+  public static final ConfigKey<String> HTTP_ADMINS = ConfigKey.text("bulwark.monitor.http.administrators", "",
+      "Who may use the web UI and JSON API: an ACL of users and groups (\"alice,bob ops\"), \"*\" for every "
+      + "authenticated user; empty means dfs.cluster.administrators, and that unset means \"*\".");
+
   /** Not a ConfigKey: read with Configuration.getPassword so it can live in a credential store. */
   public static final String JDBC_PASSWORD = "bulwark.monitor.jdbc.password";
 

@@ -39,6 +39,18 @@ class BalancerLauncherTest {
   }
 
   @Test
+  void aKeytabLoginWithoutAKeytabIsOneLine() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "hdfs://127.0.0.1:1");
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.setBoolean("dfs.balancer.keytab.enabled", true);
+    conf.set("dfs.balancer.kerberos.principal", "hdfs/_HOST@EXAMPLE.COM");
+    assertEquals(ExitStatus.ILLEGAL_ARGUMENTS.getExitCode(), run(conf, "-policy", "availability"));
+    assertEquals("hadoop.security.authentication is kerberos but dfs.balancer.keytab.file is not set: set "
+        + "dfs.balancer.keytab.file to a keytab holding dfs.balancer.kerberos.principal", err.toString("UTF-8").trim());
+  }
+
+  @Test
   void datanodePolicyAndNoPolicyRunTheStockBalancer() throws Exception {
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2").build()) {
       PrintStream stdout = System.out;

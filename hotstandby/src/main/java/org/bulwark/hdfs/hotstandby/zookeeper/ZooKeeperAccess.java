@@ -65,12 +65,21 @@ public final class ZooKeeperAccess {
       who.append(who.length() == 0 ? "" : ", ").append(a.getScheme())
           .append("digest".equals(a.getScheme()) ? ":" + userOf(a) : "");
     }
-    String jaas = System.getProperty("java.security.auth.login.config");
-    if (jaas != null && !"false".equals(System.getProperty("zookeeper.sasl.client"))) {
-      who.append(who.length() == 0 ? "" : ", ").append("sasl (JAAS ").append(jaas).append(')');
+    String section = System.getProperty("zookeeper.sasl.clientconfig", "Client");
+    if (!"false".equals(System.getProperty("zookeeper.sasl.client")) && hasJaasSection(section)) {
+      who.append(who.length() == 0 ? "" : ", ").append("sasl (JAAS section ").append(section).append(')');
     }
     return new ZooKeeperAccess(quorum, Collections.unmodifiableList(auth), Collections.unmodifiableList(acl),
         who.length() == 0 ? "anonymous" : who.toString());
+  }
+
+  /** Whether the JVM's JAAS configuration has {@code section}, which ZooKeeper's client then uses for SASL. */
+  private static boolean hasJaasSection(String section) {
+    try {
+      return javax.security.auth.login.Configuration.getConfiguration().getAppConfigurationEntry(section) != null;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   private static List<AuthInfo> auth(Configuration conf) throws IOException {

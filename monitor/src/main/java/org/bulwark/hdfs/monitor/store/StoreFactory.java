@@ -12,7 +12,7 @@ import org.bulwark.hdfs.monitor.MonitorKeys;
  * Opens the store the configuration names. Embedded by default: H2 in one file under
  * {@code bulwark.monitor.data.dir} (pure Java, nothing to install; every commit is on disk before the
  * poll goes on, so kill -9 loses at most the poll under way). PostgreSQL when
- * {@code bulwark.monitor.jdbc.url} is set, with its password from Hadoop's credential providers.
+ * {@code bulwark.monitor.jdbc.url} is set, with its password from Hadoop's credential providers only.
  */
 public final class StoreFactory {
   private StoreFactory() {
@@ -32,7 +32,7 @@ public final class StoreFactory {
       if (user != null) {
         props.setProperty("user", user);
       }
-      char[] password = conf.getPassword(MonitorKeys.JDBC_PASSWORD);
+      char[] password = password(conf);
       if (password != null) {
         props.setProperty("password", new String(password));
       }
@@ -40,6 +40,20 @@ public final class StoreFactory {
     }
     File dir = dataDir(conf);
     return embedded(dir);
+  }
+
+  /**
+   * The store's password from Hadoop's credential providers ({@code hadoop.security.credential.provider.path}),
+   * never from plain configuration, where {@code /conf} and every copy of the file would show it.
+   */
+  private static char[] password(Configuration conf) throws IOException {
+    char[] password = conf.getPasswordFromCredentialProviders(MonitorKeys.JDBC_PASSWORD);
+    if (password == null && conf.get(MonitorKeys.JDBC_PASSWORD) != null) {
+      throw new InvalidConfigException(MonitorKeys.JDBC_PASSWORD, "(hidden)", "no password in plain configuration: store it "
+          + "with 'hadoop credential create " + MonitorKeys.JDBC_PASSWORD + " -provider jceks://file/etc/hadoop/bulwark.jceks' "
+          + "and set hadoop.security.credential.provider.path");
+    }
+    return password;
   }
 
   /** The embedded store in {@code dir}. */

@@ -4,9 +4,15 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.http.HttpServer2;
+import org.apache.hadoop.security.AuthenticationFilterInitializer;
+import org.bulwark.hdfs.monitor.MonitorKeys;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 
@@ -24,13 +30,42 @@ public final class MonitorHttpServer implements Closeable {
 
   public MonitorHttpServer(Configuration conf, String hostPort, HistoryStore store, MonitorStatus status, int advisorDepth)
       throws IOException {
-    this.server = new HttpServer2.Builder().setName("blockmonitor").setConf(conf)
+    this.server = new HttpServer2.Builder().setName("blockmonitor").setConf(withAuthentication(conf))
         .addEndpoint(URI.create("http://" + hostPort)).setFindPort(false).build();
+    server.addGlobalFilter("bulwark-admins", AdminAccessFilter.class.getName(),
+        Collections.singletonMap(AdminAccessFilter.ACL_PARAMETER, administrators(conf)));
     server.setAttribute(STORE, store);
     server.setAttribute(STATUS, status);
     server.setAttribute(ADVISOR_DEPTH, advisorDepth);
     server.addServlet("api", "/api/*", ApiServlet.class);
     server.getWebAppContext().setErrorHandler(new PlainErrorHandler());
+  }
+
+  /**
+   * The server's configuration: as given, plus Hadoop's authentication filter when
+   * {@code hadoop.http.authentication.type} asks for more than the default pseudo authentication
+   * (SPNEGO with {@code kerberos}), as the NameNode's own web server does, so setting the type is enough.
+   */
+  private static Configuration withAuthentication(Configuration conf) {
+    String type = conf.getTrimmed("hadoop.http.authentication.type", "simple");
+    Collection<String> initializers = conf.getTrimmedStringCollection(HttpServer2.FILTER_INITIALIZER_PROPERTY);
+    if ("simple".equals(type) || initializers.contains(AuthenticationFilterInitializer.class.getName())) {
+      return conf;
+    }
+    Configuration c = new Configuration(conf);
+    List<String> all = new ArrayList<>(initializers);
+    all.add(AuthenticationFilterInitializer.class.getName());
+    c.setStrings(HttpServer2.FILTER_INITIALIZER_PROPERTY, all.toArray(new String[0]));
+    return c;
+  }
+
+  /** {@code bulwark.monitor.http.administrators}, else {@code dfs.cluster.administrators}, else everybody. */
+  private static String administrators(Configuration conf) {
+    String acl = MonitorKeys.HTTP_ADMINS.get(conf);
+    if (acl == null) {
+      acl = conf.get("dfs.cluster.administrators", "").trim().isEmpty() ? "*" : conf.get("dfs.cluster.administrators");
+    }
+    return acl;
   }
 
   public void start() throws IOException {
