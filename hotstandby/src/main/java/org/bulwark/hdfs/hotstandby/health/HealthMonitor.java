@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Checks one NameNode's health over {@link HAServiceProtocol} at a fixed interval on its own thread
  * and reports every change (health or HA state) to a listener. A refused connection is told apart
  * from a timeout: the first means the process is gone (nobody can be served by it, leadership can go
- * at once), the second that it may be hung and still think itself active (it must be fenced).
+ * at once), the second that it may be hung and still think itself active (it must be fenced). A
+ * {@link ConnectionWatch} brings the next check forward the moment the NameNode closes its connections.
  */
 public final class HealthMonitor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
@@ -29,6 +30,11 @@ public final class HealthMonitor implements Closeable {
   private final long rpcTimeoutMillis;
   private final Consumer<HealthReport> listener;
   private final Thread thread;
+  private final ConnectionWatch watch;
+  private final Object wake = new Object();
+  private boolean wakeRequested;
+  /** Set by the watch: the kept proxy's connection is dead, the next check must dial afresh. */
+  private volatile boolean connectionLost;
   private volatile boolean running = true;
   private volatile HealthReport last;
   private HAServiceProtocol proxy;
@@ -42,10 +48,21 @@ public final class HealthMonitor implements Closeable {
     this.listener = listener;
     this.thread = new Thread(this::loop, "health-" + name);
     this.thread.setDaemon(true);
+    this.watch = new ConnectionWatch(address, intervalMillis, this::checkNow, name);
   }
 
   public void start() {
     thread.start();
+    watch.start();
+  }
+
+  /** Runs the next check now instead of at the end of the interval. */
+  void checkNow() {
+    connectionLost = true;
+    synchronized (wake) {
+      wakeRequested = true;
+      wake.notifyAll();
+    }
   }
 
   /** The last report, or null before the first check finished. */
@@ -56,6 +73,12 @@ public final class HealthMonitor implements Closeable {
   private void loop() {
     while (running) {
       long started = System.nanoTime();
+      if (connectionLost) {
+        // A call on the closed connection would fail as a reset (read as a hang); a new one tells
+        // "refused" (gone) from "accepted" (restarted already).
+        connectionLost = false;
+        dropProxy();
+      }
       HealthReport report = check();
       if (!report.sameAs(last)) {
         LOG.info("NameNode at {}: {}", address, report);
@@ -65,12 +88,15 @@ public final class HealthMonitor implements Closeable {
         last = report;
       }
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
-      if (sleep > 0) {
-        try {
-          Thread.sleep(sleep);
-        } catch (InterruptedException e) {
-          return;
+      try {
+        synchronized (wake) {
+          if (!wakeRequested && sleep > 0) {
+            wake.wait(sleep);
+          }
+          wakeRequested = false;
         }
+      } catch (InterruptedException e) {
+        return;
       }
     }
   }
@@ -114,6 +140,7 @@ public final class HealthMonitor implements Closeable {
   @Override
   public void close() throws IOException {
     running = false;
+    watch.close();
     thread.interrupt();
     try {
       thread.join(rpcTimeoutMillis + 1000);
