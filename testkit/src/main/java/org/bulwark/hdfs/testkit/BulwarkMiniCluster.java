@@ -353,11 +353,17 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     }
 
     /** A DataNode that listens on, and connects from, its own address. */
+    /**
+     * A DataNode's addresses: its own loopback IP, and fixed ports below the ephemeral range. A restarted
+     * DataNode binds the ports it had; with ports picked by the kernel, an outgoing connection of a client
+     * "on that host" (bound to the same IP) could have been given one of them meanwhile.
+     */
     private static Configuration dataNodeOverlay(String ip) {
       Configuration overlay = new Configuration(false);
-      overlay.set("dfs.datanode.address", ip + ":0");
-      overlay.set("dfs.datanode.ipc.address", ip + ":0");
-      overlay.set("dfs.datanode.http.address", ip + ":0");
+      int[] ports = FreePorts.pick(3);
+      overlay.set("dfs.datanode.address", ip + ":" + ports[0]);
+      overlay.set("dfs.datanode.ipc.address", ip + ":" + ports[1]);
+      overlay.set("dfs.datanode.http.address", ip + ":" + ports[2]);
       LoopbackSocketFactory.configure(overlay, ip);
       return overlay;
     }
