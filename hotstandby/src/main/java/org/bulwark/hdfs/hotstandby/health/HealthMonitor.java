@@ -32,8 +32,7 @@ public final class HealthMonitor implements Closeable {
   private final Thread thread;
   private final ConnectionWatch watch;
   private final Object wake = new Object();
-  private boolean wakeRequested;
-  /** Set by the watch: the kept proxy's connection is dead, the next check must dial afresh. */
+  /** Set by the watch: the kept proxy's connection is dead, the next check must run now and dial afresh. */
   private volatile boolean connectionLost;
   private volatile boolean running = true;
   private volatile HealthReport last;
@@ -58,9 +57,8 @@ public final class HealthMonitor implements Closeable {
 
   /** Runs the next check now instead of at the end of the interval. */
   void checkNow() {
-    connectionLost = true;
     synchronized (wake) {
-      wakeRequested = true;
+      connectionLost = true;
       wake.notifyAll();
     }
   }
@@ -90,10 +88,9 @@ public final class HealthMonitor implements Closeable {
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
       try {
         synchronized (wake) {
-          if (!wakeRequested && sleep > 0) {
+          if (!connectionLost && sleep > 0) {
             wake.wait(sleep);
           }
-          wakeRequested = false;
         }
       } catch (InterruptedException e) {
         return;
