@@ -11,12 +11,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.util.Tool;
 import org.bulwark.hdfs.common.cli.DaemonCommand;
 import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.bulwark.hdfs.monitor.collect.HistoryPoller;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceUris;
+import org.bulwark.hdfs.monitor.collect.PollerMetrics;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
 import org.bulwark.hdfs.monitor.web.MonitorHttpServer;
@@ -35,6 +37,7 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
   private HistoryStore store;
   private HistoryPoller poller;
   private MonitorHttpServer http;
+  private PollerMetrics metrics;
 
   public BlockMonitor() {
     super(new HdfsConfiguration());
@@ -64,6 +67,8 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
       poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);
       http = new MonitorHttpServer(conf, address, store, poller.status(), depth);
       http.start();
+      metrics = new PollerMetrics(poller.status());
+      metrics.register();
       poller.start();
       LOG.info("Block monitor: namespaces {}, store {}, web UI http://{}:{}/", namespaces, store.describe(),
           http.address().getHostString(), http.address().getPort());
@@ -92,6 +97,9 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
 
   @Override
   public synchronized void close() {
+    if (metrics != null) {
+      metrics.unregister();
+    }
     if (poller != null) {
       poller.close();
     }
@@ -131,6 +139,7 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
   }
 
   static int runMain(String[] args, PrintStream err) {
+    DefaultMetricsSystem.initialize("BlockMonitor");
     return DaemonCommand.main("blockmonitor", new HdfsConfiguration(), new BlockMonitor(), args, err);
   }
 }

@@ -5,7 +5,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -13,12 +12,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -39,6 +36,7 @@ import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.bulwark.hdfs.testkit.TestPostgres;
 
 /**
  * {@code mvn -B -Pbench -Dbench=monitor verify}: (1) full scans of an embedded cluster holding 100,000
@@ -195,14 +193,11 @@ class MonitorBenchmark {
     if ("embedded".equals(engine)) {
       return StoreFactory.embedded(embeddedDir);
     }
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
-        Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
     }
-    return JdbcHistoryStore.open("jdbc:postgresql://127.0.0.1:5432/test?currentSchema=" + schema
-        + "&reWriteBatchedInserts=true", p, "PostgreSQL bench");
+    return JdbcHistoryStore.open(TestPostgres.url(schema) + "&reWriteBatchedInserts=true", TestPostgres.credentials(),
+        "PostgreSQL bench");
   }
 
   /** Storage per interval row: the whole store (tables and indexes) divided by the interval rows. */
@@ -215,10 +210,7 @@ class MonitorBenchmark {
       }
       return (double) size / rows;
     }
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", p);
-        Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
       long size;
       try (ResultSet rs = s.executeQuery("SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c "
           + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '" + schema + "' AND c.relkind = 'r'")) {

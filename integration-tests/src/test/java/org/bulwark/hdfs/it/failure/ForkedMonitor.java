@@ -9,11 +9,9 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +23,7 @@ import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.ForkedJvm;
 import org.bulwark.hdfs.testkit.FreePorts;
+import org.bulwark.hdfs.testkit.TestPostgres;
 
 /**
  * {@code hdfs blockmonitor} in a JVM of its own, recording into a schema of its own on the PostgreSQL
@@ -33,7 +32,6 @@ import org.bulwark.hdfs.testkit.FreePorts;
  */
 final class ForkedMonitor implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(120);
-  private static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test";
   private static final Pattern POLLS = Pattern.compile("\"polls\" : (\\d+)");
   private static final Pattern STALENESS = Pattern.compile("\"stalenessSeconds\" : (-?\\d+)");
 
@@ -53,25 +51,14 @@ final class ForkedMonitor implements AutoCloseable {
 
   /** Creates a fresh schema for the history and starts the monitor polling every second. */
   static ForkedMonitor start(Configuration clusterConf, File dir) throws IOException, InterruptedException {
-    String schema = "it_" + Long.toString(System.currentTimeMillis(), 36) + "_" + ProcessHandle.current().pid();
-    try (Connection c = DriverManager.getConnection(SERVER, credentials()); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA " + schema);
-    } catch (SQLException e) {
-      throw new IOException("the PostgreSQL server at 127.0.0.1:5432 (database test, user postgres) is needed: " + e, e);
-    }
+    String schema = TestPostgres.createSchema("it");
     ForkedMonitor m = new ForkedMonitor(clusterConf, dir, schema, FreePorts.pick());
     m.restart(1000);
     return m;
   }
 
-  private static Properties credentials() {
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    return p;
-  }
-
   private String jdbcUrl() {
-    return SERVER + "?currentSchema=" + schema;
+    return TestPostgres.url(schema);
   }
 
   /**
@@ -141,13 +128,13 @@ final class ForkedMonitor implements AutoCloseable {
 
   /** A reader of the monitor's store, for the test to compare with the NameNodes. */
   HistoryStore openStore() throws IOException {
-    return JdbcHistoryStore.open(jdbcUrl(), credentials(), "PostgreSQL " + schema);
+    return JdbcHistoryStore.open(jdbcUrl(), TestPostgres.credentials(), "PostgreSQL " + schema);
   }
 
   @Override
   public void close() throws InterruptedException {
     kill();
-    try (Connection c = DriverManager.getConnection(SERVER, credentials()); Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA " + schema + " CASCADE");
     } catch (SQLException e) {
       // The schema stays behind for a look; it is one of many in database test.

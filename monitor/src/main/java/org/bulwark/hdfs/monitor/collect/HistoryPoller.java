@@ -71,9 +71,7 @@ public final class HistoryPoller implements Closeable {
       } catch (InterruptedException e) {
         return;
       } catch (Exception e) {
-        String msg = e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
-        LOG.warn("Poll failed (the UI shows how stale its figures are): {}", msg);
-        status.failed(msg, System.currentTimeMillis());
+        LOG.warn("Poll failed (the UI shows how stale its figures are): {}", status.lastError());
       }
       try {
         TimeUnit.MILLISECONDS.sleep(intervalMillis);
@@ -85,6 +83,19 @@ public final class HistoryPoller implements Closeable {
 
   /** Polls every namespace once and records what changed. */
   public synchronized void pollOnce() throws IOException, InterruptedException {
+    status.pollStarted(System.currentTimeMillis());
+    try {
+      pollEveryNamespace();
+    } catch (InterruptedException e) {
+      status.pollAbandoned();
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      status.failed(e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0], System.currentTimeMillis());
+      throw e;
+    }
+  }
+
+  private void pollEveryNamespace() throws IOException, InterruptedException {
     boolean first = true;
     for (URI uri : namespaces) {
       DistributedFileSystem fs = client(uri);

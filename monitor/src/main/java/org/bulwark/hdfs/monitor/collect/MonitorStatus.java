@@ -5,8 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the web UI shows about the poller itself: the last complete scan of each namespace (and so how
- * stale the figures are), and the last error, such as an unreachable NameNode.
+ * What the web UI and the metrics show about the poller itself: the last complete scan of each namespace
+ * (and so how stale the figures are), whether a poll is under way and since when, and the last error,
+ * such as an unreachable NameNode.
  */
 public final class MonitorStatus {
   private final Map<String, NamespaceScan> lastScans = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -14,19 +15,36 @@ public final class MonitorStatus {
   private volatile long lastErrorAt;
   private volatile long lastPollFinished;
   private volatile long polls;
+  private volatile long failedPolls;
+  /** When the poll under way started (0: none under way). */
+  private volatile long pollStarted;
+  private volatile long lastPollMillis;
+
+  void pollStarted(long at) {
+    pollStarted = at;
+  }
 
   void scanned(NamespaceScan scan) {
     lastScans.put(scan.namespace, scan);
   }
 
+  /** The poll under way was interrupted (the monitor is stopping): neither finished nor failed. */
+  void pollAbandoned() {
+    pollStarted = 0;
+  }
+
   void pollFinished(long at) {
+    lastPollMillis = at - pollStarted;
     lastPollFinished = at;
     polls++;
+    pollStarted = 0;
   }
 
   void failed(String error, long at) {
     lastError = error;
     lastErrorAt = at;
+    failedPolls++;
+    pollStarted = 0;
   }
 
   public Map<String, NamespaceScan> lastScans() {
@@ -50,5 +68,25 @@ public final class MonitorStatus {
 
   public long polls() {
     return polls;
+  }
+
+  /** Polls that ended in an error (nothing of them recorded). */
+  public long failedPolls() {
+    return failedPolls;
+  }
+
+  /** Whether a poll is under way: it has started and has neither finished nor failed. */
+  public boolean pollInProgress() {
+    return pollStarted != 0;
+  }
+
+  /** When the poll under way started, or 0 when none is. */
+  public long pollStartedAt() {
+    return pollStarted;
+  }
+
+  /** How long the last completed poll took, all namespaces together (0: none yet). */
+  public long lastPollMillis() {
+    return lastPollMillis;
   }
 }

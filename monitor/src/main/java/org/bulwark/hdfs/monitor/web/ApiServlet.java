@@ -159,6 +159,10 @@ public final class ApiServlet extends HttpServlet {
     out.put("lastPollFinished", status.lastPollFinished());
     out.put("stalenessSeconds", status.lastPollFinished() == 0 ? -1 : (now - status.lastPollFinished()) / 1000);
     out.put("polls", status.polls());
+    out.put("failedPolls", status.failedPolls());
+    out.put("pollInProgress", status.pollInProgress());
+    out.put("pollStartedAt", status.pollStartedAt());
+    out.put("lastPollMillis", status.lastPollMillis());
     if (status.lastError() != null) {
       out.put("lastError", status.lastError());
       out.put("lastErrorAt", status.lastErrorAt());

@@ -5,13 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Stream;
 
 import org.bulwark.hdfs.monitor.history.BlockHistory;
@@ -23,14 +19,13 @@ import org.bulwark.hdfs.monitor.history.PollChanges;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.bulwark.hdfs.testkit.TestPostgres;
 
 /**
  * The same store behaviour on both engines: the embedded H2 file and the PostgreSQL server on
  * 127.0.0.1:5432 (database {@code test}, each run in a schema of its own).
  */
 class HistoryStoreTest {
-  static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
-
   @TempDir
   static File dir;
 
@@ -42,13 +37,8 @@ class HistoryStoreTest {
     if ("embedded".equals(engine)) {
       return StoreFactory.embedded(new File(dir, name));
     }
-    String schema = "bulwark_" + name.replaceAll("\\W", "_") + "_" + System.nanoTime();
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection(POSTGRES, p); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA " + schema);
-    }
-    return JdbcHistoryStore.open(POSTGRES + "?currentSchema=" + schema, p, "PostgreSQL test schema " + schema);
+    String schema = TestPostgres.createSchema("bulwark_" + name);
+    return JdbcHistoryStore.open(TestPostgres.url(schema), TestPostgres.credentials(), "PostgreSQL test schema " + schema);
   }
 
   private static Map<Long, ObservedBlock> seen(long block, String path, int... storages) {

@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.alias.CredentialProvider;
 import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.bulwark.hdfs.common.conf.InvalidConfigException;
+import org.bulwark.hdfs.testkit.TestPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,11 +26,11 @@ class StoreFactoryTest {
   private static Configuration postgres(String schema) throws Exception {
     Properties p = new Properties();
     p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection(HistoryStoreTest.POSTGRES, p); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(TestPostgres.URL, p); Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
     }
     Configuration conf = new Configuration(false);
-    conf.set("bulwark.monitor.jdbc.url", HistoryStoreTest.POSTGRES + "?currentSchema=" + schema);
+    conf.set("bulwark.monitor.jdbc.url", TestPostgres.URL + "?currentSchema=" + schema);
     conf.set("bulwark.monitor.jdbc.user", "postgres");
     return conf;
   }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -27,6 +26,7 @@ import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
 import org.bulwark.hdfs.monitor.store.PollSummary;
 import org.junit.jupiter.api.Test;
+import org.bulwark.hdfs.testkit.TestPostgres;
 
 /**
  * Hostile requests against every endpoint of the monitor's web server, backed by the production store
@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Test;
  */
 class ApiFuzzTest {
   private static final int PER_ENDPOINT = 10_000;
-  private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/test";
   private static final List<String> ENDPOINTS = List.of("/api/overview", "/api/block", "/api/datanode", "/api/rack",
       "/api/forensics", "/api/advisor", "/block.html", "/index.html");
   private static final List<String> PARAMETERS = List.of("id", "path", "limit", "rack", "user.name", "doAs", "q", "id[]", "");
@@ -59,13 +58,9 @@ class ApiFuzzTest {
 
   @Test
   void tenThousandHostileRequestsPerEndpointNoServerErrorNoTraceNoChange() throws Exception {
-    String schema = "bulwark_fuzz_" + System.nanoTime();
-    Properties p = new Properties();
-    p.setProperty("user", "postgres");
-    try (Connection c = DriverManager.getConnection(POSTGRES, p); Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA " + schema);
-    }
-    try (HistoryStore store = JdbcHistoryStore.open(POSTGRES + "?currentSchema=" + schema, p, "PostgreSQL " + schema)) {
+    String schema = TestPostgres.createSchema("bulwark_fuzz");
+    Properties p = TestPostgres.credentials();
+    try (HistoryStore store = JdbcHistoryStore.open(TestPostgres.url(schema), p, "PostgreSQL " + schema)) {
       fill(store);
       String before = fingerprint(schema, p);
       Configuration conf = new Configuration(false);
@@ -92,7 +87,7 @@ class ApiFuzzTest {
       assertTrue(statuses.keySet().stream().anyMatch(k -> k.endsWith(" 200")), "some requests were answered: " + statuses);
       assertTrue(statuses.keySet().stream().anyMatch(k -> k.endsWith(" 400")), "some were refused: " + statuses);
     } finally {
-      try (Connection c = DriverManager.getConnection(POSTGRES, p); Statement s = c.createStatement()) {
+      try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
         s.execute("DROP SCHEMA " + schema + " CASCADE");
       }
     }
@@ -169,7 +164,7 @@ class ApiFuzzTest {
   /** Every row of every table of the schema, hashed: equal fingerprints, equal contents. */
   private static String fingerprint(String schema, Properties p) throws Exception {
     List<String> parts = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(POSTGRES, p); Statement s = c.createStatement()) {
+    try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
       try (ResultSet rs = s.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = '"
           + schema + "' ORDER BY table_name")) {

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every page of the monitor rendered by a real browser (Debian's headless Chromium, which .ci/run
- * installs): the DOM after the page's scripts ran is checked, a link from the missing-blocks page is
+ * Every page of the monitor rendered by a real browser (Debian's headless Chromium, which
+ * {@code ./bulwark test} installs): the DOM after the page's scripts ran is checked, a link from the missing-blocks page is
  * followed to the block's timeline, and screenshots are saved under {@code target/}.
  */
 class MonitorBrowserTest {
@@ -50,8 +50,8 @@ class MonitorBrowserTest {
 
   @Test
   void everyPageRendersAndALinkLeadsToTheBlockTimeline() throws Exception {
-    assertTrue(CHROMIUM.canExecute(), CHROMIUM + " not found: install Debian's chromium (apt-get install chromium), "
-        + "as .ci/run does, or point -Dbulwark.chromium at a Chromium binary");
+    assertTrue(CHROMIUM.canExecute(), "Chromium (" + CHROMIUM + ") is needed and not installed: run the tests with "
+        + "./bulwark test, which installs Debian's chromium, or point -Dbulwark.chromium at a Chromium binary");
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2").replication(2).build()) {
       c.writeFile(new Path("/data/kept"), 2 << 20, WriteOrigin.offCluster());
       c.writeFile(0, new Path("/data/lost"), 1 << 20, WriteOrigin.offCluster(), 1);
