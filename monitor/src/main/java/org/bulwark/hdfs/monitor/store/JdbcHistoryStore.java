@@ -25,7 +25,8 @@ import org.bulwark.hdfs.monitor.history.StateSpan;
 
 /**
  * The history store over JDBC: the same schema and statements on the embedded H2 file and on
- * PostgreSQL (standard SQL only). One connection writes, one reads, each used by one thread at a time.
+ * PostgreSQL (standard SQL only). One connection writes, one reads, each behind a lock of its own: a
+ * query never waits for a poll's transaction, and sees the history as of the last committed poll.
  * Ids of namespaces, DataNodes and storages are handed out here (the monitor is the only writer) and
  * cached, so a poll's rows are plain integers.
  */
@@ -38,6 +39,11 @@ public final class JdbcHistoryStore implements HistoryStore {
   private final String description;
   private final Connection writer;
   private final Connection reader;
+  /** Guards {@link #writer}, the id caches and {@link #stepListener}. */
+  private final Object writeLock = new Object();
+  /** Guards {@link #reader}. */
+  private final Object readLock = new Object();
+  private WriteStepListener stepListener = step -> { };
   private final Map<String, Integer> namespaces = new HashMap<>();
   private final Map<String, Integer> dataNodes = new HashMap<>();
   private final Map<String, Integer> storages = new HashMap<>();
@@ -67,6 +73,21 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  /**
+   * A test's view into a poll's transaction: told each step of {@link #record} as it completes, before
+   * the next (and before the commit), on the writing thread. Throwing there aborts the transaction at
+   * that point, as a crash or a lost connection would; blocking there holds the transaction open.
+   */
+  interface WriteStepListener {
+    void reached(String step) throws SQLException;
+  }
+
+  void onWriteStep(WriteStepListener listener) {
+    synchronized (writeLock) {
+      stepListener = listener;
+    }
+  }
+
   @Override
   public String describe() {
     return description;
@@ -75,38 +96,44 @@ public final class JdbcHistoryStore implements HistoryStore {
   // ---- ids ----
 
   @Override
-  public synchronized int namespaceId(String uri) throws IOException {
-    Integer id = namespaces.get(uri);
-    if (id == null) {
-      id = idFor("namespace", "uri", uri, next -> new Object[] {next, uri}, "INSERT INTO namespace (id, uri) VALUES (?, ?)");
-      namespaces.put(uri, id);
+  public int namespaceId(String uri) throws IOException {
+    synchronized (writeLock) {
+      Integer id = namespaces.get(uri);
+      if (id == null) {
+        id = idFor("namespace", "uri", uri, next -> new Object[] {next, uri}, "INSERT INTO namespace (id, uri) VALUES (?, ?)");
+        namespaces.put(uri, id);
+      }
+      return id;
     }
-    return id;
   }
 
   @Override
-  public synchronized int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException {
-    String key = uuid + "|" + host + "|" + xferAddress + "|" + rack;
-    Integer id = dataNodes.get(key);
-    if (id == null) {
-      id = idFor("datanode", "uuid", uuid, next -> new Object[] {next, uuid, host, xferAddress, rack},
-          "INSERT INTO datanode (id, uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?, ?)");
-      // A DataNode that moved host or rack keeps its id; the row says where it is now.
-      execute("UPDATE datanode SET host = ?, xfer_addr = ?, rack = ? WHERE id = ?", host, xferAddress, rack, id);
-      dataNodes.put(key, id);
+  public int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException {
+    synchronized (writeLock) {
+      String key = uuid + "|" + host + "|" + xferAddress + "|" + rack;
+      Integer id = dataNodes.get(key);
+      if (id == null) {
+        id = idFor("datanode", "uuid", uuid, next -> new Object[] {next, uuid, host, xferAddress, rack},
+            "INSERT INTO datanode (id, uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?, ?)");
+        // A DataNode that moved host or rack keeps its id; the row says where it is now.
+        execute("UPDATE datanode SET host = ?, xfer_addr = ?, rack = ? WHERE id = ?", host, xferAddress, rack, id);
+        dataNodes.put(key, id);
+      }
+      return id;
     }
-    return id;
   }
 
   @Override
-  public synchronized int storageId(int dataNodeId, String storageUuid, String storageType) throws IOException {
-    Integer id = storages.get(storageUuid);
-    if (id == null) {
-      id = idFor("storage", "storage_uuid", storageUuid, next -> new Object[] {next, dataNodeId, storageUuid, storageType},
-          "INSERT INTO storage (id, datanode_id, storage_uuid, storage_type) VALUES (?, ?, ?, ?)");
-      storages.put(storageUuid, id);
+  public int storageId(int dataNodeId, String storageUuid, String storageType) throws IOException {
+    synchronized (writeLock) {
+      Integer id = storages.get(storageUuid);
+      if (id == null) {
+        id = idFor("storage", "storage_uuid", storageUuid, next -> new Object[] {next, dataNodeId, storageUuid, storageType},
+            "INSERT INTO storage (id, datanode_id, storage_uuid, storage_type) VALUES (?, ?, ?, ?)");
+        storages.put(storageUuid, id);
+      }
+      return id;
     }
-    return id;
   }
 
   private interface Row {
@@ -157,180 +184,195 @@ public final class JdbcHistoryStore implements HistoryStore {
   // ---- the poller's state and changes ----
 
   @Override
-  public synchronized NamespaceState loadState(int namespaceId) throws IOException {
-    NamespaceState state = new NamespaceState();
-    try {
-      try (PreparedStatement p = writer.prepareStatement(
-          "SELECT block_id, storage_id FROM replica_interval WHERE namespace_id = ? AND gone_since IS NULL")) {
-        p.setInt(1, namespaceId);
-        p.setFetchSize(10_000);
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            state.openReplica(rs.getLong(1), rs.getInt(2));
+  public NamespaceState loadState(int namespaceId) throws IOException {
+    synchronized (writeLock) {
+      NamespaceState state = new NamespaceState();
+      try {
+        try (PreparedStatement p = writer.prepareStatement(
+            "SELECT block_id, storage_id FROM replica_interval WHERE namespace_id = ? AND gone_since IS NULL")) {
+          p.setInt(1, namespaceId);
+          p.setFetchSize(10_000);
+          try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+              state.openReplica(rs.getLong(1), rs.getInt(2));
+            }
           }
         }
-      }
-      try (PreparedStatement p = writer.prepareStatement(
-          "SELECT block_id, file_id, path FROM block_file WHERE namespace_id = ? AND gone_since IS NULL")) {
-        p.setInt(1, namespaceId);
-        p.setFetchSize(10_000);
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            state.openFile(rs.getLong(1), rs.getLong(2), rs.getString(3));
+        try (PreparedStatement p = writer.prepareStatement(
+            "SELECT block_id, file_id, path FROM block_file WHERE namespace_id = ? AND gone_since IS NULL")) {
+          p.setInt(1, namespaceId);
+          p.setFetchSize(10_000);
+          try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+              state.openFile(rs.getLong(1), rs.getLong(2), rs.getString(3));
+            }
           }
         }
-      }
-      try (PreparedStatement p = writer.prepareStatement(
-          "SELECT block_id, kind FROM block_event WHERE namespace_id = ? AND resolved_at IS NULL")) {
-        p.setInt(1, namespaceId);
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            state.openEvent(rs.getLong(1), rs.getString(2));
+        try (PreparedStatement p = writer.prepareStatement(
+            "SELECT block_id, kind FROM block_event WHERE namespace_id = ? AND resolved_at IS NULL")) {
+          p.setInt(1, namespaceId);
+          try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+              state.openEvent(rs.getLong(1), rs.getString(2));
+            }
           }
         }
-      }
-      try (Statement s = writer.createStatement(); ResultSet rs = s.executeQuery(
-          "SELECT datanode_id, state, capacity, used FROM datanode_state WHERE gone_since IS NULL")) {
-        while (rs.next()) {
-          state.openDataNodeState(rs.getInt(1), new DataNodeObservation(rs.getString(2), rs.getLong(3), rs.getLong(4)));
+        try (Statement s = writer.createStatement(); ResultSet rs = s.executeQuery(
+            "SELECT datanode_id, state, capacity, used FROM datanode_state WHERE gone_since IS NULL")) {
+          while (rs.next()) {
+            state.openDataNodeState(rs.getInt(1), new DataNodeObservation(rs.getString(2), rs.getLong(3), rs.getLong(4)));
+          }
         }
+        writer.commit();
+        return state;
+      } catch (SQLException e) {
+        rollback();
+        throw new IOException("cannot read the open history: " + e.getMessage(), e);
       }
-      writer.commit();
-      return state;
-    } catch (SQLException e) {
-      rollback();
-      throw new IOException("cannot read the open history: " + e.getMessage(), e);
     }
   }
 
   @Override
-  public synchronized void record(PollChanges c, PollSummary summary) throws IOException {
-    try {
-      try (PreparedStatement close = writer.prepareStatement("UPDATE replica_interval SET gone_since = ? "
-          + "WHERE namespace_id = ? AND block_id = ? AND storage_id = ? AND gone_since IS NULL")) {
-        for (long[] r : c.closedReplicas) {
-          bind(close, c.time, c.namespaceId, r[0], (int) r[1]);
-          close.addBatch();
-        }
-        close.executeBatch();
-      }
-      try (PreparedStatement open = writer.prepareStatement(
-          "INSERT INTO replica_interval (namespace_id, block_id, storage_id, first_seen) VALUES (?, ?, ?, ?)")) {
-        int n = 0;
-        for (long[] r : c.openedReplicas) {
-          bind(open, c.namespaceId, r[0], (int) r[1], c.time);
-          open.addBatch();
-          if (++n % 5_000 == 0) {
-            open.executeBatch();
+  public void record(PollChanges c, PollSummary summary) throws IOException {
+    synchronized (writeLock) {
+      try {
+        try (PreparedStatement close = writer.prepareStatement("UPDATE replica_interval SET gone_since = ? "
+            + "WHERE namespace_id = ? AND block_id = ? AND storage_id = ? AND gone_since IS NULL")) {
+          for (long[] r : c.closedReplicas) {
+            bind(close, c.time, c.namespaceId, r[0], (int) r[1]);
+            close.addBatch();
           }
+          close.executeBatch();
         }
-        open.executeBatch();
-      }
-      try (PreparedStatement close = writer.prepareStatement("UPDATE block_file SET gone_since = ? "
-          + "WHERE namespace_id = ? AND block_id = ? AND file_id = ? AND gone_since IS NULL")) {
-        for (PollChanges.Membership m : c.closedFiles) {
-          bind(close, c.time, c.namespaceId, m.blockId, m.fileId);
-          close.addBatch();
-        }
-        close.executeBatch();
-      }
-      try (PreparedStatement open = writer.prepareStatement(
-          "INSERT INTO block_file (namespace_id, block_id, file_id, path, first_seen) VALUES (?, ?, ?, ?, ?)")) {
-        int n = 0;
-        for (PollChanges.Membership m : c.openedFiles) {
-          bind(open, c.namespaceId, m.blockId, m.fileId, m.path, c.time);
-          open.addBatch();
-          if (++n % 5_000 == 0) {
-            open.executeBatch();
+        stepListener.reached("replicas closed");
+        try (PreparedStatement open = writer.prepareStatement(
+            "INSERT INTO replica_interval (namespace_id, block_id, storage_id, first_seen) VALUES (?, ?, ?, ?)")) {
+          int n = 0;
+          for (long[] r : c.openedReplicas) {
+            bind(open, c.namespaceId, r[0], (int) r[1], c.time);
+            open.addBatch();
+            if (++n % 5_000 == 0) {
+              open.executeBatch();
+            }
           }
+          open.executeBatch();
         }
-        open.executeBatch();
-      }
-      try (PreparedStatement resolve = writer.prepareStatement("UPDATE block_event SET resolved_at = ? "
-          + "WHERE namespace_id = ? AND block_id = ? AND resolved_at IS NULL");
-          PreparedStatement open = writer.prepareStatement(
-              "INSERT INTO block_event (namespace_id, block_id, kind, first_seen) VALUES (?, ?, ?, ?)")) {
-        for (Long block : c.resolvedEvents.keySet()) {
-          bind(resolve, c.time, c.namespaceId, block);
-          resolve.addBatch();
+        stepListener.reached("replicas opened");
+        try (PreparedStatement close = writer.prepareStatement("UPDATE block_file SET gone_since = ? "
+            + "WHERE namespace_id = ? AND block_id = ? AND file_id = ? AND gone_since IS NULL")) {
+          for (PollChanges.Membership m : c.closedFiles) {
+            bind(close, c.time, c.namespaceId, m.blockId, m.fileId);
+            close.addBatch();
+          }
+          close.executeBatch();
         }
-        resolve.executeBatch();
-        for (Map.Entry<Long, String> e : c.openedEvents.entrySet()) {
-          bind(open, c.namespaceId, e.getKey(), e.getValue(), c.time);
-          open.addBatch();
+        stepListener.reached("files closed");
+        try (PreparedStatement open = writer.prepareStatement(
+            "INSERT INTO block_file (namespace_id, block_id, file_id, path, first_seen) VALUES (?, ?, ?, ?, ?)")) {
+          int n = 0;
+          for (PollChanges.Membership m : c.openedFiles) {
+            bind(open, c.namespaceId, m.blockId, m.fileId, m.path, c.time);
+            open.addBatch();
+            if (++n % 5_000 == 0) {
+              open.executeBatch();
+            }
+          }
+          open.executeBatch();
         }
-        open.executeBatch();
-      }
-      try (PreparedStatement close = writer.prepareStatement(
-          "UPDATE datanode_state SET gone_since = ? WHERE datanode_id = ? AND gone_since IS NULL");
-          PreparedStatement open = writer.prepareStatement("INSERT INTO datanode_state (datanode_id, state, capacity, "
-              + "used, first_seen) VALUES (?, ?, ?, ?, ?)")) {
-        for (Map.Entry<Integer, DataNodeObservation> e : c.dataNodeStates.entrySet()) {
-          bind(close, c.time, e.getKey());
-          close.addBatch();
-          DataNodeObservation o = e.getValue();
-          bind(open, e.getKey(), o.state, o.capacity, o.used, c.time);
-          open.addBatch();
+        stepListener.reached("files opened");
+        try (PreparedStatement resolve = writer.prepareStatement("UPDATE block_event SET resolved_at = ? "
+            + "WHERE namespace_id = ? AND block_id = ? AND resolved_at IS NULL");
+            PreparedStatement open = writer.prepareStatement(
+                "INSERT INTO block_event (namespace_id, block_id, kind, first_seen) VALUES (?, ?, ?, ?)")) {
+          for (Long block : c.resolvedEvents.keySet()) {
+            bind(resolve, c.time, c.namespaceId, block);
+            resolve.addBatch();
+          }
+          resolve.executeBatch();
+          for (Map.Entry<Long, String> e : c.openedEvents.entrySet()) {
+            bind(open, c.namespaceId, e.getKey(), e.getValue(), c.time);
+            open.addBatch();
+          }
+          open.executeBatch();
         }
-        close.executeBatch();
-        open.executeBatch();
+        stepListener.reached("events");
+        try (PreparedStatement close = writer.prepareStatement(
+            "UPDATE datanode_state SET gone_since = ? WHERE datanode_id = ? AND gone_since IS NULL");
+            PreparedStatement open = writer.prepareStatement("INSERT INTO datanode_state (datanode_id, state, capacity, "
+                + "used, first_seen) VALUES (?, ?, ?, ?, ?)")) {
+          for (Map.Entry<Integer, DataNodeObservation> e : c.dataNodeStates.entrySet()) {
+            bind(close, c.time, e.getKey());
+            close.addBatch();
+            DataNodeObservation o = e.getValue();
+            bind(open, e.getKey(), o.state, o.capacity, o.used, c.time);
+            open.addBatch();
+          }
+          close.executeBatch();
+          open.executeBatch();
+        }
+        stepListener.reached("datanode states");
+        try (PreparedStatement p = writer.prepareStatement("INSERT INTO poll (namespace_id, started, finished, files, "
+            + "blocks, replicas, rpcs) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+          bind(p, c.namespaceId, summary.started, summary.finished, summary.files, summary.blocks, summary.replicas,
+              summary.rpcs);
+          p.executeUpdate();
+        }
+        stepListener.reached("poll row");
+        writer.commit();
+      } catch (SQLException e) {
+        rollback();
+        throw new IOException("cannot record the poll of namespace " + c.namespaceId + ": " + e.getMessage(), e);
       }
-      try (PreparedStatement p = writer.prepareStatement("INSERT INTO poll (namespace_id, started, finished, files, "
-          + "blocks, replicas, rpcs) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-        bind(p, c.namespaceId, summary.started, summary.finished, summary.files, summary.blocks, summary.replicas,
-            summary.rpcs);
-        p.executeUpdate();
-      }
-      writer.commit();
-    } catch (SQLException e) {
-      rollback();
-      throw new IOException("cannot record the poll of namespace " + c.namespaceId + ": " + e.getMessage(), e);
     }
   }
 
   // ---- queries ----
 
   @Override
-  public synchronized List<BlockHistory> blockHistory(long blockId) throws IOException {
-    try {
-      List<BlockHistory> out = new ArrayList<>();
-      try (PreparedStatement p = reader.prepareStatement("SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
-          + "(SELECT 1 FROM block_file f WHERE f.namespace_id = n.id AND f.block_id = ?) OR EXISTS "
-          + "(SELECT 1 FROM replica_interval r WHERE r.namespace_id = n.id AND r.block_id = ?) ORDER BY n.id")) {
-        bind(p, blockId, blockId);
-        try (ResultSet rs = p.executeQuery()) {
-          while (rs.next()) {
-            out.add(history(rs.getInt(1), rs.getString(2), blockId));
+  public List<BlockHistory> blockHistory(long blockId) throws IOException {
+    synchronized (readLock) {
+      try {
+        List<BlockHistory> out = new ArrayList<>();
+        try (PreparedStatement p = reader.prepareStatement("SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
+            + "(SELECT 1 FROM block_file f WHERE f.namespace_id = n.id AND f.block_id = ?) OR EXISTS "
+            + "(SELECT 1 FROM replica_interval r WHERE r.namespace_id = n.id AND r.block_id = ?) ORDER BY n.id")) {
+          bind(p, blockId, blockId);
+          try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+              out.add(history(rs.getInt(1), rs.getString(2), blockId));
+            }
           }
         }
+        return out;
+      } catch (SQLException e) {
+        throw new IOException("cannot read block " + blockId + ": " + e.getMessage(), e);
       }
-      return out;
-    } catch (SQLException e) {
-      throw new IOException("cannot read block " + blockId + ": " + e.getMessage(), e);
     }
   }
 
   @Override
-  public synchronized List<BlockHistory> fileHistory(String path) throws IOException {
-    try {
-      List<BlockHistory> out = new ArrayList<>();
-      try (PreparedStatement p = reader.prepareStatement("SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
-          + "FROM block_file f JOIN namespace n ON n.id = f.namespace_id WHERE f.path = ? "
-          + "GROUP BY f.namespace_id, n.uri, f.block_id ORDER BY 4, 3")) {
-        bind(p, path);
-        try (ResultSet rs = p.executeQuery()) {
-          List<Object[]> blocks = new ArrayList<>();
-          while (rs.next()) {
-            blocks.add(new Object[] {rs.getInt(1), rs.getString(2), rs.getLong(3)});
-          }
-          for (Object[] b : blocks) {
-            out.add(history((Integer) b[0], (String) b[1], (Long) b[2]));
+  public List<BlockHistory> fileHistory(String path) throws IOException {
+    synchronized (readLock) {
+      try {
+        List<BlockHistory> out = new ArrayList<>();
+        try (PreparedStatement p = reader.prepareStatement("SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
+            + "FROM block_file f JOIN namespace n ON n.id = f.namespace_id WHERE f.path = ? "
+            + "GROUP BY f.namespace_id, n.uri, f.block_id ORDER BY 4, 3")) {
+          bind(p, path);
+          try (ResultSet rs = p.executeQuery()) {
+            List<Object[]> blocks = new ArrayList<>();
+            while (rs.next()) {
+              blocks.add(new Object[] {rs.getInt(1), rs.getString(2), rs.getLong(3)});
+            }
+            for (Object[] b : blocks) {
+              out.add(history((Integer) b[0], (String) b[1], (Long) b[2]));
+            }
           }
         }
+        return out;
+      } catch (SQLException e) {
+        throw new IOException("cannot read file " + path + ": " + e.getMessage(), e);
       }
-      return out;
-    } catch (SQLException e) {
-      throw new IOException("cannot read file " + path + ": " + e.getMessage(), e);
     }
   }
 
@@ -361,25 +403,27 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
-  public synchronized List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
-    try {
-      List<Integer> ids = storagesWhere("d.id = ?", dataNodeKey(dataNode));
-      if (ids.isEmpty()) {
-        return new ArrayList<>();
+  public List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
+    synchronized (readLock) {
+      try {
+        List<Integer> ids = storagesWhere("d.id = ?", dataNodeKey(dataNode));
+        if (ids.isEmpty()) {
+          return new ArrayList<>();
+        }
+        // Per storage, its newest rows in the order of the (storage_id, first_seen DESC) index, cut at the
+        // limit, then joined: sorted any other way, H2 reads every row the storage ever had.
+        List<ReplicaSpan> out = new ArrayList<>();
+        for (int id : ids) {
+          out.addAll(replicaSpans("SELECT " + REPLICA_COLUMNS + " FROM (SELECT * FROM replica_interval WHERE storage_id = ? "
+              + "ORDER BY storage_id, first_seen DESC FETCH FIRST " + limit + " ROWS ONLY) r "
+              + "JOIN storage s ON s.id = r.storage_id JOIN datanode d ON d.id = s.datanode_id "
+              + "JOIN namespace n ON n.id = r.namespace_id", id));
+        }
+        out.sort((x, y) -> x.firstSeen != y.firstSeen ? Long.compare(y.firstSeen, x.firstSeen) : Long.compare(x.blockId, y.blockId));
+        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+      } catch (SQLException e) {
+        throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
       }
-      // Per storage, its newest rows in the order of the (storage_id, first_seen DESC) index, cut at the
-      // limit, then joined: sorted any other way, H2 reads every row the storage ever had.
-      List<ReplicaSpan> out = new ArrayList<>();
-      for (int id : ids) {
-        out.addAll(replicaSpans("SELECT " + REPLICA_COLUMNS + " FROM (SELECT * FROM replica_interval WHERE storage_id = ? "
-            + "ORDER BY storage_id, first_seen DESC FETCH FIRST " + limit + " ROWS ONLY) r "
-            + "JOIN storage s ON s.id = r.storage_id JOIN datanode d ON d.id = s.datanode_id "
-            + "JOIN namespace n ON n.id = r.namespace_id", id));
-      }
-      out.sort((x, y) -> x.firstSeen != y.firstSeen ? Long.compare(y.firstSeen, x.firstSeen) : Long.compare(x.blockId, y.blockId));
-      return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
-    } catch (SQLException e) {
-      throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
     }
   }
 
@@ -407,99 +451,109 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
-  public synchronized List<StateSpan> dataNodeStates(String dataNode) throws IOException {
-    try {
-      return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
-          + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE d.id = ? ORDER BY t.first_seen DESC",
-          dataNodeKey(dataNode));
-    } catch (SQLException e) {
-      throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
+  public List<StateSpan> dataNodeStates(String dataNode) throws IOException {
+    synchronized (readLock) {
+      try {
+        return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
+            + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE d.id = ? ORDER BY t.first_seen DESC",
+            dataNodeKey(dataNode));
+      } catch (SQLException e) {
+        throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
+      }
     }
   }
 
   @Override
-  public synchronized List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
-    try {
-      List<Integer> ids = rack ? storagesWhere("d.rack = ?", dataNodeOrRack)
-          : storagesWhere("d.id = ?", dataNodeKey(dataNodeOrRack));
-      if (ids.isEmpty()) {
-        return new ArrayList<>();
-      }
-      String in = placeholders(ids.size());
-      Object[] values = new Object[ids.size() * 2];
-      for (int i = 0; i < ids.size(); i++) {
-        values[i] = ids.get(i);
-        values[ids.size() + i] = ids.get(i);
-      }
-      return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE r.storage_id IN (" + in + ") "
-          + "AND r.gone_since IS NULL AND NOT EXISTS (SELECT 1 FROM replica_interval r2 WHERE r2.namespace_id = r.namespace_id "
-          + "AND r2.block_id = r.block_id AND r2.gone_since IS NULL AND r2.storage_id NOT IN (" + in + ")) "
-          + "ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY", values);
-    } catch (SQLException e) {
-      throw new IOException("cannot read " + dataNodeOrRack + ": " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public synchronized List<MissingBlock> forensics(int limit) throws IOException {
-    try {
-      List<BlockEvent> open = new ArrayList<>();
-      List<Integer> namespaceIds = new ArrayList<>();
-      try (Statement s = reader.createStatement(); ResultSet rs = s.executeQuery("SELECT e.namespace_id, n.uri, e.block_id, "
-          + "e.kind, e.first_seen FROM block_event e JOIN namespace n ON n.id = e.namespace_id WHERE e.resolved_at IS NULL "
-          + "ORDER BY e.first_seen, e.block_id FETCH FIRST " + limit + " ROWS ONLY")) {
-        while (rs.next()) {
-          namespaceIds.add(rs.getInt(1));
-          open.add(new BlockEvent(rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5), 0));
+  public List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
+    synchronized (readLock) {
+      try {
+        List<Integer> ids = rack ? storagesWhere("d.rack = ?", dataNodeOrRack)
+            : storagesWhere("d.id = ?", dataNodeKey(dataNodeOrRack));
+        if (ids.isEmpty()) {
+          return new ArrayList<>();
         }
-      }
-      List<MissingBlock> out = new ArrayList<>();
-      for (int i = 0; i < open.size(); i++) {
-        BlockEvent e = open.get(i);
-        BlockHistory h = history(namespaceIds.get(i), e.namespace, e.blockId);
-        String path = h.files.isEmpty() ? null : h.files.get(h.files.size() - 1).path;
-        // The last holders: the replicas that ended last (or are still there, for a corrupt block).
-        List<ReplicaSpan> holders = new ArrayList<>(h.replicas);
-        holders.sort((a, b) -> Long.compare(b.isOpen() ? Long.MAX_VALUE : b.goneSince, a.isOpen() ? Long.MAX_VALUE : a.goneSince));
-        List<StateSpan> states = new ArrayList<>();
-        for (ReplicaSpan r : holders) {
-          states.addAll(dataNodeStates(r.dataNode));
+        String in = placeholders(ids.size());
+        Object[] values = new Object[ids.size() * 2];
+        for (int i = 0; i < ids.size(); i++) {
+          values[i] = ids.get(i);
+          values[ids.size() + i] = ids.get(i);
         }
-        out.add(new MissingBlock(e, path, holders, states));
+        return replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN + " WHERE r.storage_id IN (" + in + ") "
+            + "AND r.gone_since IS NULL AND NOT EXISTS (SELECT 1 FROM replica_interval r2 WHERE r2.namespace_id = r.namespace_id "
+            + "AND r2.block_id = r.block_id AND r2.gone_since IS NULL AND r2.storage_id NOT IN (" + in + ")) "
+            + "ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY", values);
+      } catch (SQLException e) {
+        throw new IOException("cannot read " + dataNodeOrRack + ": " + e.getMessage(), e);
       }
-      return out;
-    } catch (SQLException e) {
-      throw new IOException("cannot read missing blocks: " + e.getMessage(), e);
     }
   }
 
   @Override
-  public synchronized List<StateSpan> currentDataNodes() throws IOException {
-    try {
-      return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
-          + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL ORDER BY d.rack, d.host");
-    } catch (SQLException e) {
-      throw new IOException("cannot read DataNodes: " + e.getMessage(), e);
+  public List<MissingBlock> forensics(int limit) throws IOException {
+    synchronized (readLock) {
+      try {
+        List<BlockEvent> open = new ArrayList<>();
+        List<Integer> namespaceIds = new ArrayList<>();
+        try (Statement s = reader.createStatement(); ResultSet rs = s.executeQuery("SELECT e.namespace_id, n.uri, e.block_id, "
+            + "e.kind, e.first_seen FROM block_event e JOIN namespace n ON n.id = e.namespace_id WHERE e.resolved_at IS NULL "
+            + "ORDER BY e.first_seen, e.block_id FETCH FIRST " + limit + " ROWS ONLY")) {
+          while (rs.next()) {
+            namespaceIds.add(rs.getInt(1));
+            open.add(new BlockEvent(rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5), 0));
+          }
+        }
+        List<MissingBlock> out = new ArrayList<>();
+        for (int i = 0; i < open.size(); i++) {
+          BlockEvent e = open.get(i);
+          BlockHistory h = history(namespaceIds.get(i), e.namespace, e.blockId);
+          String path = h.files.isEmpty() ? null : h.files.get(h.files.size() - 1).path;
+          // The last holders: the replicas that ended last (or are still there, for a corrupt block).
+          List<ReplicaSpan> holders = new ArrayList<>(h.replicas);
+          holders.sort((a, b) -> Long.compare(b.isOpen() ? Long.MAX_VALUE : b.goneSince, a.isOpen() ? Long.MAX_VALUE : a.goneSince));
+          List<StateSpan> states = new ArrayList<>();
+          for (ReplicaSpan r : holders) {
+            states.addAll(dataNodeStates(r.dataNode));
+          }
+          out.add(new MissingBlock(e, path, holders, states));
+        }
+        return out;
+      } catch (SQLException e) {
+        throw new IOException("cannot read missing blocks: " + e.getMessage(), e);
+      }
     }
   }
 
   @Override
-  public synchronized long deleteHistoryBefore(long time) throws IOException {
-    long deleted = 0;
-    try (Statement s = writer.createStatement()) {
-      for (String sql : new String[] {
-          "DELETE FROM replica_interval WHERE gone_since IS NOT NULL AND gone_since < " + time,
-          "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time,
-          "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time,
-          "DELETE FROM block_event WHERE resolved_at IS NOT NULL AND resolved_at < " + time,
-          "DELETE FROM poll WHERE finished < " + time}) {
-        deleted += s.executeUpdate(sql);
+  public List<StateSpan> currentDataNodes() throws IOException {
+    synchronized (readLock) {
+      try {
+        return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
+            + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL ORDER BY d.rack, d.host");
+      } catch (SQLException e) {
+        throw new IOException("cannot read DataNodes: " + e.getMessage(), e);
       }
-      writer.commit();
-      return deleted;
-    } catch (SQLException e) {
-      rollback();
-      throw new IOException("cannot apply retention: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public long deleteHistoryBefore(long time) throws IOException {
+    synchronized (writeLock) {
+      long deleted = 0;
+      try (Statement s = writer.createStatement()) {
+        for (String sql : new String[] {
+            "DELETE FROM replica_interval WHERE gone_since IS NOT NULL AND gone_since < " + time,
+            "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time,
+            "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time,
+            "DELETE FROM block_event WHERE resolved_at IS NOT NULL AND resolved_at < " + time,
+            "DELETE FROM poll WHERE finished < " + time}) {
+          deleted += s.executeUpdate(sql);
+        }
+        writer.commit();
+        return deleted;
+      } catch (SQLException e) {
+        rollback();
+        throw new IOException("cannot apply retention: " + e.getMessage(), e);
+      }
     }
   }
 
@@ -573,8 +627,12 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
-  public synchronized void close() {
-    closeQuietly(reader);
-    closeQuietly(writer);
+  public void close() {
+    synchronized (readLock) {
+      closeQuietly(reader);
+    }
+    synchronized (writeLock) {
+      closeQuietly(writer);
+    }
   }
 }

@@ -34,8 +34,13 @@ class HistoryStoreTest {
   }
 
   static HistoryStore open(String engine, String name) throws Exception {
+    return open(engine, dir, name);
+  }
+
+  /** A new, empty store of {@code engine}: embedded under {@code parent}, or a fresh PostgreSQL schema. */
+  static HistoryStore open(String engine, File parent, String name) throws Exception {
     if ("embedded".equals(engine)) {
-      return StoreFactory.embedded(new File(dir, name));
+      return StoreFactory.embedded(new File(parent, name));
     }
     String schema = TestPostgres.createSchema("bulwark_" + name);
     return JdbcHistoryStore.open(TestPostgres.url(schema), TestPostgres.credentials(), "PostgreSQL test schema " + schema);
