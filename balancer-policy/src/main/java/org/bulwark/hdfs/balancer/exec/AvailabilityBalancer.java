@@ -4,8 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -13,8 +15,9 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
-import org.apache.hadoop.hdfs.server.protocol.BlocksWithLocations.BlockWithLocations;
 import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.util.Time;
+import org.bulwark.hdfs.balancer.plan.BlockCandidate;
 import org.bulwark.hdfs.balancer.plan.Classification;
 import org.bulwark.hdfs.balancer.plan.MovePlanner;
 import org.bulwark.hdfs.balancer.plan.NodeUsage;
@@ -39,7 +42,10 @@ public final class AvailabilityBalancer implements Closeable {
   private final BalancerSettings settings;
   private final Configuration conf;
   private final Path idPath;
+  /** This iteration's movers, one per block pool; empty between iterations. */
   private final List<PoolMover> movers = new ArrayList<>();
+  private final RecentMoves recent;
+  private List<BlockCandidate> givenUp = new ArrayList<>();
   private final BlockFetcher fetcher;
   private final HostMatcher included;
   private final HostMatcher excluded;
@@ -54,9 +60,7 @@ public final class AvailabilityBalancer implements Closeable {
     this.settings = settings;
     this.conf = conf;
     this.idPath = idPath;
-    for (NameNodeConnector c : connectors) {
-      movers.add(new PoolMover(c, settings, conf));
-    }
+    this.recent = new RecentMoves(settings.movedWinWidth());
     this.fetcher = new BlockFetcher(connectors, settings.getBlocksSize(),
         settings.getBlocksMinBlockSize(), settings.hotBlockTimeInterval());
     this.included = new HostMatcher(settings.includedHosts());
@@ -81,15 +85,25 @@ public final class AvailabilityBalancer implements Closeable {
 
   public IterationResult runIteration() throws IOException {
     metrics.iterationRunning.set(1);
+    long started = Time.monotonicNow();
+    recent.startIteration(started, givenUp);
+    givenUp = new ArrayList<>();
+    for (NameNodeConnector c : connectors) {
+      movers.add(new PoolMover(c, settings, conf));
+    }
     try {
-      return iterate();
+      return iterate(started);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while moving blocks");
     } finally {
+      closeMovers();
       metrics.iterationRunning.set(0);
       metrics.recordRun(record);
     }
   }
 
-  private IterationResult iterate() throws IOException {
+  private IterationResult iterate(long started) throws IOException, InterruptedException {
     NodeTable table = new NodeTable(connectors.get(0).getLiveDatanodeStorageReport());
     Predicate<DatanodeInfo> participates = dn -> dn.isInService() && !excluded.matches(dn)
         && included.matchesOrEmpty(dn);
@@ -130,8 +144,9 @@ public final class AvailabilityBalancer implements Closeable {
       }
     }
     MovePlanner planner = new MovePlanner(table.rackOf(), new PlacementMoveCheck(conf, table));
+    long deadline = settings.maxIterationTime() < 0 ? Long.MAX_VALUE : started + settings.maxIterationTime();
     for (Map.Entry<StorageType, Classification> e : classes.entrySet()) {
-      planAndMove(table, planner, e.getKey(), e.getValue(), spreading, moves);
+      planAndMove(table, planner, e.getKey(), e.getValue(), spreading, moves, deadline);
     }
     if (!moves.anyPlanned) {
       if (spreading) {
@@ -147,6 +162,8 @@ public final class AvailabilityBalancer implements Closeable {
     }
     record.moves += movedBlocks;
     record.bytesMoved += moves.bytes;
+    record.bytesFailed += moves.bytesFailed;
+    record.bytesRefused += moves.bytesRefused;
     if (movedBlocks > 0) {
       record.iterationsWithMoves++;
     }
@@ -189,7 +206,7 @@ public final class AvailabilityBalancer implements Closeable {
 
   /** Fetches the sources' blocks of one storage type, plans, and moves: rack-adding moves first. */
   private void planAndMove(NodeTable table, MovePlanner planner, StorageType type, Classification c,
-      boolean spreading, Moves moves) throws IOException {
+      boolean spreading, Moves moves, long deadline) throws IOException, InterruptedException {
     FetchedBlocks fetched = new FetchedBlocks();
     for (int node = 0; node < table.size(); node++) {
       long toGive = spreading ? spreadFetchBytes(c, node) : (c.classOf(node).isSource() ? c.maxBytesToMove(node) : 0);
@@ -197,10 +214,13 @@ public final class AvailabilityBalancer implements Closeable {
         fetcher.fetch(table, node, type, toGive, fetched);
       }
     }
+    Map<Integer, List<BlockCandidate>> candidates = fetched.bySource();
+    int excluded = recent.filter(candidates);
     Plan plan = spreading
-        ? planner.spread(c, fetched.bySource(), settings.spreadMaxBytes() - spreadBytes)
-        : planner.balance(c, fetched.bySource());
-    LOG.info("{}: {} getBlocks calls, {} moves planned ({} adding a rack), {}", type, fetched.rpcs(),
+        ? planner.spread(c, candidates, settings.spreadMaxBytes() - spreadBytes)
+        : planner.balance(c, candidates);
+    LOG.info("{}: {} getBlocks calls, {} blocks left out (moved within dfs.balancer.movedWinWidth or given up "
+        + "last iteration), {} moves planned ({} adding a rack), {}", type, fetched.rpcs(), excluded,
         plan.moves().size(), plan.movesAddingRack(), StringUtils.byteDesc(plan.bytes()));
     if (plan.isEmpty()) {
       return;
@@ -208,18 +228,24 @@ public final class AvailabilityBalancer implements Closeable {
     moves.anyPlanned = true;
     List<PlannedMove> addingMoves = new ArrayList<>();
     List<PlannedMove> keepingMoves = new ArrayList<>();
+    List<Set<Integer>> targets = new ArrayList<>();
+    for (int p = 0; p < movers.size(); p++) {
+      targets.add(new HashSet<>());
+    }
     for (PlannedMove m : plan.moves()) {
       moves.planned[m.block().pool()] += m.block().size();
+      targets.get(m.block().pool()).add(m.target());
       (m.addsRack() ? addingMoves : keepingMoves).add(m);
     }
-    long[] done = execute(addingMoves, table, fetched, type);
-    moves.bytes += done[movers.size()];
+    for (int p = 0; p < movers.size(); p++) {
+      movers.get(p).threadsForTargets(targets.get(p).size());
+    }
+    long[] done = execute(addingMoves, table, fetched, type, deadline, moves);
     for (int p = 0; p < movers.size(); p++) {
       moves.adding[p] += done[p];
       moves.moved[p] += done[p];
     }
-    done = execute(keepingMoves, table, fetched, type);
-    moves.bytes += done[movers.size()];
+    done = execute(keepingMoves, table, fetched, type, deadline, moves);
     for (int p = 0; p < movers.size(); p++) {
       moves.moved[p] += done[p];
     }
@@ -235,45 +261,70 @@ public final class AvailabilityBalancer implements Closeable {
   }
 
   /**
-   * Submits moves, waits for them, and submits again what a busy node refused, until nothing more
-   * is accepted.
+   * Offers the moves to the dispatchers ({@link SubmissionLoop}) and counts what they did: bytes moved,
+   * failed (handed over but not confirmed) and refused (given up); remembers every move handed over
+   * and every one given up for the next iterations' plans.
    *
-   * @return blocks moved per pool, then bytes moved in total
+   * @return blocks moved per pool
    */
-  private long[] execute(List<PlannedMove> moves, NodeTable table, FetchedBlocks fetched, StorageType type) {
+  private long[] execute(List<PlannedMove> planned, NodeTable table, FetchedBlocks fetched, StorageType type,
+      long deadline, Moves moves) throws InterruptedException {
     long[] blocksBefore = new long[movers.size()];
     long bytesBefore = 0;
     for (int p = 0; p < movers.size(); p++) {
       blocksBefore[p] = movers.get(p).blocksMoved();
       bytesBefore += movers.get(p).bytesMoved();
     }
-    List<PlannedMove> waiting = moves;
-    while (!waiting.isEmpty()) {
-      List<PlannedMove> refused = new ArrayList<>();
-      for (PlannedMove m : waiting) {
-        BlockWithLocations block = fetched.located(m.block());
-        boolean accepted = movers.get(m.block().pool()).submit(block,
+    SubmissionLoop.Dispatch dispatch = new SubmissionLoop.Dispatch() {
+      @Override
+      public boolean offer(PlannedMove m) {
+        boolean accepted = movers.get(m.block().pool()).submit(fetched.located(m.block()),
             table.datanode(m.source()).getDatanodeUuid(), table.datanode(m.target()).getDatanodeUuid(), type);
-        if (!accepted) {
-          refused.add(m);
+        if (accepted) {
+          recent.handedOver(m.block(), Time.monotonicNow());
+        }
+        return accepted;
+      }
+
+      @Override
+      public void awaitProgress(long maxMillis) throws InterruptedException {
+        // Any pool's finished move can free a node all pools share; each dispatcher wakes only its own waiters.
+        long slice = Math.max(1, maxMillis / movers.size());
+        for (PoolMover mover : movers) {
+          mover.awaitProgress(slice);
         }
       }
-      for (PoolMover mover : movers) {
-        mover.awaitMoves();
+
+      @Override
+      public void awaitAll() {
+        for (PoolMover mover : movers) {
+          mover.awaitMoves();
+        }
       }
-      if (refused.size() == waiting.size()) {
-        LOG.info("{} planned moves refused by the dispatcher (moved recently or no longer movable)", refused.size());
-        break;
-      }
-      waiting = refused;
-    }
-    long[] out = new long[movers.size() + 1];
+    };
+    SubmissionLoop.Outcome outcome = new SubmissionLoop(dispatch, settings.maxNoMoveInterval(), deadline,
+        Time::monotonicNow).run(planned);
+    long[] out = new long[movers.size()];
     long bytesAfter = 0;
     for (int p = 0; p < movers.size(); p++) {
       out[p] = movers.get(p).blocksMoved() - blocksBefore[p];
       bytesAfter += movers.get(p).bytesMoved();
     }
-    out[movers.size()] = bytesAfter - bytesBefore;
+    long handedOverBytes = 0;
+    for (PlannedMove m : outcome.accepted) {
+      handedOverBytes += m.block().size();
+    }
+    long movedBytes = bytesAfter - bytesBefore;
+    moves.bytes += movedBytes;
+    moves.bytesFailed += Math.max(0, handedOverBytes - movedBytes);
+    for (PlannedMove m : outcome.givenUp) {
+      moves.bytesRefused += m.block().size();
+      givenUp.add(m.block());
+    }
+    if (!outcome.givenUp.isEmpty()) {
+      LOG.info("{} planned moves given up (nodes busy or delayed after failed moves for dfs.balancer.max-no-move-interval, "
+          + "or the iteration's time was up); the next iteration plans around them", outcome.givenUp.size());
+    }
     return out;
   }
 
@@ -293,6 +344,8 @@ public final class AvailabilityBalancer implements Closeable {
     final long[] moved;
     final long[] adding;
     long bytes;
+    long bytesFailed;
+    long bytesRefused;
     boolean anyPlanned;
 
     Moves(int pools) {
@@ -302,10 +355,15 @@ public final class AvailabilityBalancer implements Closeable {
     }
   }
 
-  @Override
-  public void close() {
+  private void closeMovers() {
     for (PoolMover m : movers) {
       m.close();
     }
+    movers.clear();
+  }
+
+  @Override
+  public void close() {
+    closeMovers();
   }
 }

@@ -30,6 +30,8 @@ public final class BalancerSettings {
   private int moverThreads;
   private int maxConcurrentMovesPerNode;
   private int maxNoMoveInterval;
+  private int blockMoveTimeout;
+  private long maxIterationTime;
   private long getBlocksSize;
   private long getBlocksMinBlockSize;
   private long maxSizeToMove;
@@ -46,6 +48,10 @@ public final class BalancerSettings {
         DFSConfigKeys.DFS_DATANODE_BALANCE_MAX_NUM_CONCURRENT_MOVES_DEFAULT);
     maxNoMoveInterval = conf.getInt(DFSConfigKeys.DFS_BALANCER_MAX_NO_MOVE_INTERVAL_KEY,
         DFSConfigKeys.DFS_BALANCER_MAX_NO_MOVE_INTERVAL_DEFAULT);
+    blockMoveTimeout = conf.getInt(DFSConfigKeys.DFS_BALANCER_BLOCK_MOVE_TIMEOUT,
+        DFSConfigKeys.DFS_BALANCER_BLOCK_MOVE_TIMEOUT_DEFAULT);
+    maxIterationTime = conf.getLong(DFSConfigKeys.DFS_BALANCER_MAX_ITERATION_TIME_KEY,
+        DFSConfigKeys.DFS_BALANCER_MAX_ITERATION_TIME_DEFAULT);
     getBlocksSize = conf.getLongBytes(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_SIZE_KEY,
         DFSConfigKeys.DFS_BALANCER_GETBLOCKS_SIZE_DEFAULT);
     getBlocksMinBlockSize = conf.getLongBytes(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_MIN_BLOCK_SIZE_KEY,
@@ -195,6 +201,16 @@ public final class BalancerSettings {
 
   int maxNoMoveInterval() {
     return maxNoMoveInterval;
+  }
+
+  /** {@code dfs.balancer.block-move.timeout}: how long one move's response is awaited (0: for ever). */
+  int blockMoveTimeout() {
+    return blockMoveTimeout;
+  }
+
+  /** {@code dfs.balancer.max-iteration-time}: after this an iteration submits nothing more (negative: no limit). */
+  long maxIterationTime() {
+    return maxIterationTime;
   }
 
   long getBlocksSize() {

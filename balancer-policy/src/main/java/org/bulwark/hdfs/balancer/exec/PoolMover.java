@@ -17,23 +17,26 @@ import org.apache.hadoop.hdfs.server.protocol.BlocksWithLocations.BlockWithLocat
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 
 /**
- * Carries out moves of one block pool through Hadoop's {@code Dispatcher}, the public path the
- * stock Mover drives: {@code Source.addPendingMove} re-checks each move (not moved recently, no
- * replica on the target, the placement policy's {@code isMovable}) and picks the proxy, and the
- * DataNodes copy the block and tell the NameNode to drop the source replica. One dispatcher
- * lives for the whole run so its mover threads and moved-block window are shared by iterations.
+ * Carries out one iteration's moves of one block pool through Hadoop's {@code Dispatcher}, the public
+ * path the stock Mover drives: {@code Source.addPendingMove} re-checks each move (not moved in this
+ * iteration, no replica on the target, the placement policy's {@code isMovable}, source, proxy and
+ * target not busy or delayed) and picks the proxy, and the DataNodes copy the block and tell the
+ * NameNode to drop the source replica. Like the stock balancer's reset between iterations, each
+ * iteration has a mover of its own, built on that iteration's DataNode report: busy counts, failure
+ * delays and thread allotments start afresh, and the moved-block window across iterations is kept by
+ * {@link RecentMoves}.
  */
 final class PoolMover implements Closeable {
   private final NameNodeConnector connector;
+  private final BalancerSettings settings;
   private final Dispatcher dispatcher;
   private final Map<String, DDatanode> datanodes = new HashMap<>();
   private final Map<String, Source> groups = new HashMap<>();
 
   PoolMover(NameNodeConnector connector, BalancerSettings settings, Configuration conf) {
     this.connector = connector;
-    this.dispatcher = new Dispatcher(connector, settings.includedHosts(), settings.excludedHosts(),
-        settings.movedWinWidth(), settings.moverThreads(), 0, settings.maxConcurrentMovesPerNode(),
-        settings.maxNoMoveInterval(), conf);
+    this.settings = settings;
+    this.dispatcher = DispatcherFactory.create(connector, settings, conf);
   }
 
   NameNodeConnector connector() {
@@ -91,6 +94,18 @@ final class PoolMover implements Closeable {
     return true;
   }
 
+  /** Shares the mover threads among {@code targets} receiving DataNodes, as the stock balancer does. */
+  void threadsForTargets(int targets) {
+    DispatcherFactory.applyThreadsPerTarget(dispatcher, settings, targets);
+  }
+
+  /** Returns once any move of this pool finished (the dispatcher is notified), or after {@code maxMillis}. */
+  void awaitProgress(long maxMillis) throws InterruptedException {
+    synchronized (dispatcher) {
+      dispatcher.wait(maxMillis);
+    }
+  }
+
   /** Blocks until every submitted move finished or failed. */
   void awaitMoves() {
     Dispatcher.waitForMoveCompletion(groups.values());
@@ -102,6 +117,10 @@ final class PoolMover implements Closeable {
 
   long blocksMoved() {
     return connector.getBlocksMoved().get();
+  }
+
+  long blocksFailed() {
+    return connector.getBlocksFailed().get();
   }
 
   @Override

@@ -8,6 +8,8 @@ public final class RunRecord {
   long moves;
   long movesAddingRack;
   long bytesMoved;
+  long bytesFailed;
+  long bytesRefused;
   long bytesMinToMove = -1;
   UtilisationFigures before;
   UtilisationFigures after;
@@ -32,6 +34,16 @@ public final class RunRecord {
 
   public long bytesMoved() {
     return bytesMoved;
+  }
+
+  /** Bytes of moves handed to the DataNodes that did not complete (failed, or past the block-move timeout). */
+  public long bytesFailed() {
+    return bytesFailed;
+  }
+
+  /** Bytes of planned moves the dispatcher kept refusing, given up (the next iteration planned around them). */
+  public long bytesRefused() {
+    return bytesRefused;
   }
 
   /** Bytes that had to move before the first iteration (the classification's bytes left). */

@@ -206,22 +206,36 @@ public final class MovePlanner {
       return !targets.isEmpty() && targetMust[targets.first()] > 0;
     }
 
-    /** Plans the source's next acceptable block; false when its candidates are used up. */
+    /**
+     * Plans the source's next acceptable block; false when none is left for now. The cursor passes
+     * only blocks this kind of move is done with (planned, unable to add a rack, or without a
+     * target: rooms only shrink); a block too big for what the source or the budget has left now
+     * stays, since the source may be allowed more later (the half-threshold extension).
+     */
     private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly) {
       List<BlockCandidate> blocks = candidates.getOrDefault(s, Collections.emptyList());
-      while (cursor[s] < blocks.size()) {
-        BlockCandidate b = blocks.get(cursor[s]++);
-        if (planned.contains(b) || b.size() > sourceLeft[s] || b.size() > budget) {
-          continue;
+      boolean passed = true;
+      for (int i = cursor[s]; i < blocks.size(); i++) {
+        BlockCandidate b = blocks.get(i);
+        boolean done;
+        if (planned.contains(b) || (addingOnly && !racks.sourceRackShared(b.holders(), s))) {
+          done = true;
+        } else if (b.size() > sourceLeft[s] || b.size() > budget) {
+          done = false;
+        } else {
+          int t = chooseTarget(b, s, addingOnly, needyOnly);
+          if (t >= 0) {
+            assign(b, s, t);
+            if (passed) {
+              cursor[s] = i + 1;
+            }
+            return true;
+          }
+          done = true;
         }
-        boolean canAdd = racks.sourceRackShared(b.holders(), s);
-        if (addingOnly && !canAdd) {
-          continue;
-        }
-        int t = chooseTarget(b, s, addingOnly, needyOnly);
-        if (t >= 0) {
-          assign(b, s, t);
-          return true;
+        passed &= done;
+        if (passed) {
+          cursor[s] = i + 1;
         }
       }
       return false;

@@ -175,6 +175,39 @@ class MovePlannerTest {
     }
   }
 
+  /**
+   * The half-threshold extension lets an above-average source go below the average for moves that add
+   * a rack. Its blocks too big for what it could give before the extension must still be there after
+   * it: here node 1's two rack-adding blocks (30 MB each, it may give 20 MB down to the average) feed
+   * the under-utilised node 2, rather than the fuller node 0's rack-keeping blocks.
+   */
+  @Test
+  void blocksTooBigBeforeTheExtensionAddRacksAfterIt() {
+    // racks: 0 -> {0,3}, 1 -> {1,4}, 2 -> {2}, 3 -> {5}; average 50 %
+    int[] rackOf = {0, 1, 2, 0, 1, 3};
+    Classification c = Classification.classify(6, Arrays.asList(
+        new NodeUsage(0, 1000 * MB, 580 * MB, 420 * MB, true),
+        new NodeUsage(1, 1000 * MB, 520 * MB, 480 * MB, true),
+        new NodeUsage(2, 1000 * MB, 390 * MB, 610 * MB, true),
+        new NodeUsage(3, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(4, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(5, 1000 * MB, 510 * MB, 490 * MB, true)), 10, 1L << 40);
+    assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(0));
+    assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(1));
+    assertEquals(UtilisationClass.UNDER_UTILISED, c.classOf(2));
+    Map<Integer, List<BlockCandidate>> candidates = new HashMap<>();
+    // node 0 holds the only replica on rack 0: moving it can only keep the rack count
+    candidates.put(0, Arrays.asList(new BlockCandidate(0, 1, 30 * MB, new int[] {0, 4, 5}),
+        new BlockCandidate(0, 2, 30 * MB, new int[] {0, 4, 5})));
+    // node 1 shares rack 1 with node 4: moving its replica to rack 2 adds a rack
+    candidates.put(1, Arrays.asList(new BlockCandidate(0, 3, 30 * MB, new int[] {1, 4, 3}),
+        new BlockCandidate(0, 4, 30 * MB, new int[] {1, 4, 3})));
+    Plan plan = new MovePlanner(rackOf, MoveCheck.RACKS_ONLY).balance(c, candidates);
+    assertEquals(2, plan.moves().size(), plan.moves().toString());
+    assertEquals(2, plan.movesAddingRack(), plan.moves().toString());
+    assertTrue(plan.moves().stream().allMatch(m -> m.source() == 1 && m.target() == 2), plan.moves().toString());
+  }
+
   private static Map<Integer, List<BlockCandidate>> only(int source, BlockCandidate b) {
     return only(source, Collections.singletonList(b));
   }
