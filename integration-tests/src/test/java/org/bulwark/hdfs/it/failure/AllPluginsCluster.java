@@ -118,6 +118,10 @@ final class AllPluginsCluster implements AutoCloseable {
     return active;
   }
 
+  boolean isNameNodeUp(int ns, int nn) {
+    return cluster.mini().isNameNodeUp(cluster.nameNodeIndex(ns, nn));
+  }
+
   /** Starts NameNode {@code nn} of {@code ns} again; it comes back standby under its controller. */
   void restartNameNode(int ns, int nn) throws IOException {
     int index = cluster.nameNodeIndex(ns, nn);

@@ -6,4 +6,12 @@ interface Fault {
 
   /** Undoes the fault (restarts what was stopped, reruns what was killed). */
   void heal() throws Exception;
+
+  /**
+   * Undoes whatever of the fault is still in place, after a scenario failed part-way (its own
+   * {@link #heal()} may or may not have run): the next scenario starts on a whole cluster.
+   */
+  default void healIfStillBroken() throws Exception {
+    heal();
+  }
 }

@@ -45,6 +45,12 @@ final class Faults {
     public void heal() throws Exception {
       c.cluster.restart(stopped);
     }
+
+    @Override
+    public void healIfStillBroken() throws Exception {
+      c.cluster.restart(new StoppedDataNodes(stopped.nodes().stream()
+          .filter(s -> c.cluster.running(s.handle()) == null).toList()));
+    }
   }
 
   /** One DataNode process killed (kill -9: its connections reset at once). */
@@ -82,6 +88,13 @@ final class Faults {
       public void heal() throws Exception {
         c.restartNameNode(ns, killed);
         c.triggerBlockReports();
+      }
+
+      @Override
+      public void healIfStillBroken() throws Exception {
+        if (!c.isNameNodeUp(ns, killed)) {
+          heal();
+        }
       }
     };
   }
@@ -141,6 +154,11 @@ final class Faults {
       balancing.recoverLocks();
       rerun = balancing.rerun();
     }
+
+    @Override
+    public void healIfStillBroken() throws Exception {
+      balancing.recoverLocks();
+    }
   }
 
   /** A skewed write, then {@code hdfs balancer -policy availability} in its own JVM killed with kill -9 after its first move. */
@@ -185,6 +203,12 @@ final class Faults {
       killed.heal();
     }
 
+    @Override
+    public void healIfStillBroken() throws Exception {
+      balancer.join(WAIT.toMillis());
+      killed.healIfStillBroken();
+    }
+
     /** Whether the interrupted run ended as the stock balancer's would: done, no block to move, or an I/O error. */
     boolean endedCleanly() {
       return during != null && (during.exit() == ExitStatus.SUCCESS.getExitCode()
@@ -218,9 +242,8 @@ final class Faults {
   Fault monitorKilledMidPoll() throws Exception {
     c.monitor.kill();
     c.monitor.restart(4);
-    // A poll begins a second after the last one ended and lasts several: two seconds after the last
-    // one ended, the monitor is inside the next.
-    Await.until("the monitor is inside a poll", WAIT, () -> c.monitor.secondsSinceLastPoll() >= 2);
+    // restart returns after the first poll; the monitor says when the next (lasting seconds) is under way.
+    Await.until("the monitor is inside a poll", WAIT, c.monitor::pollInProgress);
     c.monitor.kill();
     return new Fault() {
       @Override
@@ -231,6 +254,13 @@ final class Faults {
       @Override
       public void heal() throws Exception {
         c.monitor.restart(1000);
+      }
+
+      @Override
+      public void healIfStillBroken() throws Exception {
+        if (!c.monitor.isRunning()) {
+          heal();
+        }
       }
     };
   }

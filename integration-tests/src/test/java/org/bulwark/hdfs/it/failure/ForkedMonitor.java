@@ -33,7 +33,7 @@ import org.bulwark.hdfs.testkit.TestPostgres;
 final class ForkedMonitor implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final Pattern POLLS = Pattern.compile("\"polls\" : (\\d+)");
-  private static final Pattern STALENESS = Pattern.compile("\"stalenessSeconds\" : (-?\\d+)");
+  private static final Pattern IN_PROGRESS = Pattern.compile("\"pollInProgress\" : (true|false)");
 
   private final Configuration clusterConf;
   private final File dir;
@@ -93,9 +93,13 @@ final class ForkedMonitor implements AutoCloseable {
     return overviewNumber(POLLS);
   }
 
-  /** Seconds since the running process finished its last poll, or -1 when it does not answer. */
-  long secondsSinceLastPoll() {
-    return overviewNumber(STALENESS);
+  /** Whether the running process says a poll is under way (false when it does not answer). */
+  boolean pollInProgress() {
+    return overviewNumber(IN_PROGRESS) == 1;
+  }
+
+  synchronized boolean isRunning() {
+    return process != null && process.isAlive();
   }
 
   private long overviewNumber(Pattern field) {
@@ -105,7 +109,7 @@ final class ForkedMonitor implements AutoCloseable {
       c.setReadTimeout(5000);
       try (InputStream in = c.getInputStream()) {
         Matcher m = field.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
+        return !m.find() ? -1 : "true".equals(m.group(1)) ? 1 : "false".equals(m.group(1)) ? 0 : Long.parseLong(m.group(1));
       }
     } catch (IOException e) {
       return -1;
