@@ -54,6 +54,10 @@ public final class BalancerLauncher extends Configured implements Tool {
     if (policy == null || "datanode".equals(policy) || "blockpool".equals(policy)) {
       return runStock(args);
     }
+    if (asksForHelp(args)) {
+      out.println(BalancerOptions.usage());
+      return ExitStatus.SUCCESS.getExitCode();
+    }
     Configuration conf = getConf();
     try {
       loginFromKeytabIfEnabled(conf);
@@ -78,6 +82,16 @@ public final class BalancerLauncher extends Configured implements Tool {
       out.println(e + ".  Exiting ...");
       return ExitStatus.INTERRUPTED.getExitCode();
     }
+  }
+
+  /** {@code -help} (or {@code -h}, {@code --help}) anywhere: the stock balancer prints its usage and exits 0. */
+  private static boolean asksForHelp(String[] args) {
+    for (String a : args) {
+      if ("-help".equalsIgnoreCase(a) || "-h".equalsIgnoreCase(a) || "--help".equalsIgnoreCase(a)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

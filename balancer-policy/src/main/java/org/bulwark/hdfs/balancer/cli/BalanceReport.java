@@ -33,12 +33,16 @@ final class BalanceReport {
     m.put("duration_s", durationSeconds);
     m.put("bytes_moved", record.bytesMoved());
     m.put("bytes_min_to_move", record.bytesMinToMove());
+    m.put("bytes_failed", record.bytesFailed());
+    m.put("bytes_refused", record.bytesRefused());
+    m.put("mb_per_s", durationSeconds <= 0 ? 0.0 : record.bytesMoved() / (1024.0 * 1024.0) / durationSeconds);
     m.put("moves", record.moves());
     m.put("moves_adding_rack", record.movesAddingRack());
     m.put("moves_keeping_rack", record.movesKeepingRack());
     m.put("dn_util_stddev_before", stdDev(record.before()));
     m.put("dn_util_stddev_after", stdDev(record.after()));
     m.put("dn_util_max_dev_after", record.after() == null ? null : record.after().maxDeviation());
+    m.put("dn_over_threshold_after", record.after() == null ? null : record.after().dataNodesAbove(threshold));
     m.put("rack_util_before", racks(record.before()));
     m.put("rack_util_after", racks(record.after()));
     m.put("blocks_by_rack_count_before", counts(record.blocksByRacksBefore()));
@@ -60,6 +64,11 @@ final class BalanceReport {
     out.printf("  %-28s %d%n", "iterations with moves", record.iterationsWithMoves());
     out.printf("  %-28s %s (needed at least %s)%n", "bytes moved", StringUtils.byteDesc(record.bytesMoved()),
         StringUtils.byteDesc(record.bytesMinToMove()));
+    out.printf("  %-28s %.1f MB/s%n", "moved at", (Double) fields().get("mb_per_s"));
+    if (record.bytesFailed() > 0 || record.bytesRefused() > 0) {
+      out.printf("  %-28s %s failed at the DataNodes, %s refused by the dispatcher%n", "moves not done",
+          StringUtils.byteDesc(record.bytesFailed()), StringUtils.byteDesc(record.bytesRefused()));
+    }
     long moves = record.moves();
     out.printf("  %-28s %d: %d adding a rack (%.1f%%), %d keeping the rack count%n", "block moves", moves,
         record.movesAddingRack(), moves == 0 ? 0.0 : record.movesAddingRack() * 100.0 / moves,

@@ -12,12 +12,16 @@ public final class UtilisationFigures {
   private final double stdDev;
   private final double maxDeviation;
   private final Map<String, long[]> racks;
+  /** Utilisation of each counted DataNode, in percent. */
+  private final double[] dataNodes;
 
-  private UtilisationFigures(double average, double stdDev, double maxDeviation, Map<String, long[]> racks) {
+  private UtilisationFigures(double average, double stdDev, double maxDeviation, Map<String, long[]> racks,
+      double[] dataNodes) {
     this.average = average;
     this.stdDev = stdDev;
     this.maxDeviation = maxDeviation;
     this.racks = racks;
+    this.dataNodes = dataNodes;
   }
 
   static UtilisationFigures of(NodeTable table, Predicate<DatanodeInfo> participates) {
@@ -56,13 +60,16 @@ public final class UtilisationFigures {
     }
     double squares = 0;
     double maxDev = 0;
+    double[] counts = new double[n];
+    int k = 0;
     for (int i = 0; i < util.length; i++) {
       if (counted[i]) {
         squares += (util[i] - mean) * (util[i] - mean);
         maxDev = Math.max(maxDev, Math.abs(util[i] - average));
+        counts[k++] = util[i];
       }
     }
-    return new UtilisationFigures(average, n == 0 ? 0 : Math.sqrt(squares / n), maxDev, racks);
+    return new UtilisationFigures(average, n == 0 ? 0 : Math.sqrt(squares / n), maxDev, racks, counts);
   }
 
   /** Capacity-weighted average utilisation, in percent: the balancer's reference. */
@@ -78,6 +85,15 @@ public final class UtilisationFigures {
   /** Largest distance of a DataNode's utilisation from the average, in percentage points. */
   public double maxDeviation() {
     return maxDeviation;
+  }
+
+  /** DataNodes above the average by more than {@code threshold} points: what balancing must still shed. */
+  public int dataNodesAbove(double threshold) {
+    int above = 0;
+    for (double u : dataNodes) {
+      above += u > average + threshold ? 1 : 0;
+    }
+    return above;
   }
 
   /** Per rack: {used bytes, capacity bytes}. */

@@ -31,6 +31,17 @@ class BalancerLauncherTest {
   }
 
   @Test
+  void helpPrintsTheUsageAndExitsZeroAsTheStockBalancer() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "hdfs://127.0.0.1:1"); // nothing listens: help must not touch the cluster
+    for (String help : new String[] {"-help", "-h", "--help"}) {
+      out.reset();
+      assertEquals(0, run(conf, "-policy", "availability", help), help);
+      assertTrue(out.toString("UTF-8").startsWith("Usage: hdfs balancer"), out.toString("UTF-8"));
+    }
+  }
+
+  @Test
   void badArgumentsExitWithIllegalArgumentsBeforeTouchingTheCluster() throws Exception {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "hdfs://127.0.0.1:1"); // nothing listens: parsing must fail first

@@ -80,9 +80,11 @@ class AvailabilityBalancerClusterTest {
       for (String field : new String[] {"policy", "threshold", "iterations", "duration_s", "bytes_moved",
           "bytes_min_to_move", "moves", "moves_adding_rack", "moves_keeping_rack", "dn_util_stddev_before",
           "dn_util_stddev_after", "dn_util_max_dev_after", "rack_util_before", "rack_util_after",
-          "blocks_by_rack_count_before", "blocks_by_rack_count_after"}) {
+          "blocks_by_rack_count_before", "blocks_by_rack_count_after", "bytes_failed", "bytes_refused", "mb_per_s",
+          "dn_over_threshold_after"}) {
         assertTrue(json.contains("\"" + field + "\""), field + " in " + json);
       }
+      assertTrue(json.contains("\"dn_over_threshold_after\": 0"), "balanced: no DataNode above the threshold " + json);
     }
   }
 
@@ -102,6 +104,35 @@ class AvailabilityBalancerClusterTest {
       data.awaitMovesSettled();
       Map<Integer, Integer> racks = data.blocksByRacks();
       assertEquals(Integer.valueOf(data.fileCount() * 2), racks.get(3), "every block still on 3 racks: " + racks);
+      data.verifyAll();
+    }
+  }
+
+  /**
+   * The DataNodes take one balancing copy at a time ({@code dfs.datanode.balance.max.concurrent.moves=1}
+   * on their side) while the balancer sends four at once: copies beyond the first fail at the DataNodes
+   * with "threads quota is exceeded", and the dispatcher delays those nodes. The run must wait them out,
+   * move the rest, and end balanced with exit 0, the failed bytes in its report.
+   */
+  @Test
+  void movesThatFailAtTheDataNodesAreWaitedOutAndTheRunEndsBalanced() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2").capacity(96 * MB)
+        .configure(conf -> conf.setInt("dfs.datanode.balance.max.concurrent.moves", 1)).build()) {
+      List<DataNodeHandle> dns = c.dataNodes();
+      SkewedCluster data = new SkewedCluster(c, 2 * MB);
+      data.write(Arrays.asList(dns.get(0), dns.get(2)), 8, 80);
+      Configuration conf = c.conf();
+      conf.setInt("dfs.datanode.balance.max.concurrent.moves", 4);
+      File report = new File(tmp, "failures.json");
+      BalancerRuns r = BalancerRuns.run(conf, "-policy", "availability", "-threshold", "5", "-report", report.getPath());
+      assertEquals(0, r.exit, r.console);
+      String json = new String(Files.readAllBytes(report.toPath()), StandardCharsets.UTF_8);
+      java.util.regex.Matcher failed = java.util.regex.Pattern.compile("\"bytes_failed\": (\\d+)").matcher(json);
+      assertTrue(failed.find() && Long.parseLong(failed.group(1)) > 0, "some copies failed at the DataNodes: " + json);
+      java.util.regex.Matcher moved = java.util.regex.Pattern.compile("\"moves\": (\\d+)").matcher(json);
+      assertTrue(moved.find() && Long.parseLong(moved.group(1)) > 0, json);
+      assertTrue(json.contains("\"dn_over_threshold_after\": 0"), json);
+      data.awaitMovesSettled();
       data.verifyAll();
     }
   }
