@@ -59,6 +59,7 @@ public final class ControllerLoop implements Closeable {
   private final ControllerMetrics metrics;
   private final LongSupplier clock;
   private final Thread thread;
+  private volatile Activation.StepListener steps = step -> { };
 
   private final Object signal = new Object();
   private boolean dirty = true;
@@ -86,6 +87,11 @@ public final class ControllerLoop implements Closeable {
     this.clock = System::currentTimeMillis;
     this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
     this.thread.setDaemon(true);
+  }
+
+  /** Test seam: told after each step of an activation (see {@link Activation}); throwing there aborts it. */
+  void onActivationStep(Activation.StepListener listener) {
+    steps = listener;
   }
 
   public void start() {
@@ -301,65 +307,57 @@ public final class ControllerLoop implements Closeable {
 
   private void acquire(Step why) throws Exception {
     long start = clock.getAsLong();
-    ActiveRecord previous = election.readActiveRecord();
-    Leadership l = election.acquire();
-    if (l == null) {
-      return;
-    }
-    leadership = l;
-    long locked = clock.getAsLong();
+    // Only for the detection figure: when the previous active's controller saw it fail.
+    ActiveRecord previous = election.cachedActiveRecord();
+    Activation activation = new Activation(election, nameNode, fencer::fence, clock, steps);
+    Activation.Result r;
     try {
-      long fencingMillis = 0;
-      if (previous != null && previous.isActive() && !previous.nameNodeId().equals(nameNode.nameNodeId())) {
-        PreviousActiveFencer.Outcome outcome = fencer.fence(previous.nameNodeId());
-        fencingMillis = clock.getAsLong() - locked;
-        if (outcome == PreviousActiveFencer.Outcome.FAILED) {
-          metrics.fencingFailures.incr();
-          giveUp(l, "could not fence the previous active NameNode " + previous.nameNodeId());
-          return;
-        }
-      }
-      if (!election.stillLeading(l)) {
-        leadership = null;
-        LOG.warn("{} lost its leadership while fencing; not becoming active", nameNode);
-        return;
-      }
-      long transitionStart = clock.getAsLong();
-      try {
-        nameNode.transitionToActive();
-      } catch (IOException e) {
-        demote("transitionToActive failed");
-        giveUp(l, "transitionToActive failed: " + firstLine(e));
-        return;
-      }
-      long transitionMillis = clock.getAsLong() - transitionStart;
-      ActiveRecord record = nameNode.activeRecord(l.epoch(), clock.getAsLong());
-      if (!election.publish(l, record)) {
-        LOG.warn("{} lost its leadership while becoming active; stepping down", nameNode);
-        leadership = null;
-        demote("leadership lost");
-        return;
-      }
-      published = record;
-      long done = clock.getAsLong();
-      long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
-          ? Math.max(0, start - previous.failedAt()) : 0;
-      metrics.failovers.incr();
-      metrics.epoch.set(l.epoch());
-      metrics.lastDetectionMillis.set(detection);
-      metrics.lastFencingMillis.set(fencingMillis);
-      metrics.lastTransitionMillis.set(transitionMillis);
-      metrics.lastFailoverMillis.set(done - start);
-      setState(ControllerState.ACTIVE);
-      LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms, transition {} ms, total {} ms",
-          nameNode, l.epoch(), why.reason(), detection, fencingMillis, transitionMillis, done - start);
+      r = activation.run();
     } catch (Exception e) {
-      if (leadership != null) {
+      Leadership taken = activation.taken();
+      if (taken != null) {
         demote("failed while becoming active");
-        giveUp(l, e.toString());
+        giveUp(taken, e.toString());
       }
       throw e;
     }
+    switch (r.outcome) {
+      case NOT_ELECTED:
+        return;
+      case FENCING_FAILED:
+        metrics.fencingFailures.incr();
+        giveUp(r.leadership, r.detail);
+        return;
+      case LOST_BEFORE_TRANSITION:
+        LOG.warn("{} lost its leadership while fencing; not becoming active", nameNode);
+        return;
+      case LOST_AFTER_TRANSITION:
+        LOG.warn("{} lost its leadership while becoming active; stepping down", nameNode);
+        demote("leadership lost");
+        return;
+      case TRANSITION_FAILED:
+        demote("transitionToActive failed");
+        giveUp(r.leadership, r.detail);
+        return;
+      default:
+        break;
+    }
+    Leadership l = r.leadership;
+    leadership = l;
+    published = r.published;
+    long done = clock.getAsLong();
+    long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
+        ? Math.max(0, start - previous.failedAt()) : 0;
+    metrics.failovers.incr();
+    metrics.epoch.set(l.epoch());
+    metrics.lastDetectionMillis.set(detection);
+    metrics.lastFencingMillis.set(r.fencingMillis);
+    metrics.lastTransitionMillis.set(r.transitionMillis);
+    metrics.lastFailoverMillis.set(done - start);
+    setState(ControllerState.ACTIVE);
+    LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms ({}), transition {} ms, total {} ms",
+        nameNode, l.epoch(), why.reason(), detection, r.fencingMillis,
+        l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(), r.transitionMillis, done - start);
   }
 
   /** Releases a leadership that could not be used and stays out for a back-off, so another can try. */

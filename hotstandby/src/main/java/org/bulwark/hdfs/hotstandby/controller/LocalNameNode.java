@@ -14,7 +14,7 @@ import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
  * publishes) and the two transitions, sent as {@code REQUEST_BY_ZKFC} so a NameNode with
  * {@code dfs.ha.automatic-failover.enabled=true} accepts them.
  */
-public final class LocalNameNode {
+public final class LocalNameNode implements Activation.Target {
   private static final StateChangeRequestInfo BY_CONTROLLER = new StateChangeRequestInfo(RequestSource.REQUEST_BY_ZKFC);
 
   private final Configuration conf;
@@ -42,6 +42,7 @@ public final class LocalNameNode {
     return nameservice;
   }
 
+  @Override
   public String nameNodeId() {
     return nameNodeId;
   }
@@ -51,6 +52,7 @@ public final class LocalNameNode {
     return serviceAddress;
   }
 
+  @Override
   public void transitionToActive() throws IOException {
     HaServiceProxies.call(conf, serviceAddress, transitionTimeoutMillis, p -> p.transitionToActive(BY_CONTROLLER));
   }
@@ -60,6 +62,7 @@ public final class LocalNameNode {
   }
 
   /** The record a leader publishes once this NameNode is active. */
+  @Override
   public ActiveRecord activeRecord(long epoch, long sinceMillis) {
     return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, sinceMillis,
         ActiveRecord.State.ACTIVE, 0);

@@ -3,8 +3,9 @@ package org.bulwark.hdfs.hotstandby.discovery;
 /**
  * Where a nameservice's state lives in ZooKeeper, under {@code <parent>/<nameservice>}: the leader
  * lock (ephemeral), the healthy candidates (ephemeral, one per NameNode), the epoch (persistent,
- * bumped with every new leader), the active-NameNode record clients read (persistent) and a pending
- * manual-failover request (ephemeral, owned by the target's controller).
+ * bumped with every new leader), the active-NameNode record clients read (persistent), the fencing
+ * {@link Breadcrumb} controllers read (persistent) and a pending manual-failover request (ephemeral,
+ * owned by the target's controller).
  */
 public final class ZNodes {
   private final String base;
@@ -35,6 +36,10 @@ public final class ZNodes {
 
   public String active() {
     return base + "/active";
+  }
+
+  public String breadcrumb() {
+    return base + "/breadcrumb";
   }
 
   public String handoff() {

@@ -3,10 +3,13 @@ package org.bulwark.hdfs.hotstandby.election;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +22,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.bulwark.hdfs.hotstandby.controller.Candidate;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.discovery.Breadcrumb;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,23 +187,84 @@ public final class LeaderElection implements Closeable {
   }
 
   /**
-   * Takes the leader lock and bumps the epoch in one transaction.
+   * Takes the leader lock, bumps the epoch and adds this controller's NameNode to the fencing
+   * {@link Breadcrumb}, in one transaction. The breadcrumb is read before and its version checked in
+   * that transaction, so what the new leader must fence is exactly what stood when it took the lock.
    *
    * @return the leadership, or null when another controller holds the lock or won the race
    */
   public Leadership acquire() throws Exception {
-    Stat stat = new Stat();
-    long epoch = Long.parseLong(text(client.getData().storingStatIn(stat).forPath(paths.epoch())).trim());
+    Stat epochStat = new Stat();
+    long epoch = Long.parseLong(text(client.getData().storingStatIn(epochStat).forPath(paths.epoch())).trim());
+    Stat crumbStat = new Stat();
+    Breadcrumb before = readBreadcrumb(crumbStat);
+    Breadcrumb after = before.with(epoch + 1, me);
     long session = sessionId();
     try {
       client.transaction().forOperations(
           client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)),
-          client.transactionOp().setData().withVersion(stat.getVersion())
-              .forPath(paths.epoch(), bytes(Long.toString(epoch + 1))));
+          client.transactionOp().setData().withVersion(epochStat.getVersion())
+              .forPath(paths.epoch(), bytes(Long.toString(epoch + 1))),
+          crumbStat.getMzxid() == 0
+              ? client.transactionOp().create().forPath(paths.breadcrumb(), after.encode())
+              : client.transactionOp().setData().withVersion(crumbStat.getVersion())
+                  .forPath(paths.breadcrumb(), after.encode()));
     } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
       return null;
     }
-    return new Leadership(epoch + 1, stat.getVersion() + 1, session);
+    Set<String> toFence = new TreeSet<>(before.mayBeActive());
+    toFence.remove(me);
+    return new Leadership(epoch + 1, epochStat.getVersion() + 1, session, toFence);
+  }
+
+  /**
+   * The breadcrumb as it stands, its stat in {@code stat} (zxid 0 when it does not exist yet). A cluster
+   * upgraded from controllers without one, or a breadcrumb that cannot be read, falls back to the active
+   * record: the NameNode it names as active must be fenced.
+   */
+  private Breadcrumb readBreadcrumb(Stat stat) throws Exception {
+    try {
+      byte[] data = client.getData().storingStatIn(stat).forPath(paths.breadcrumb());
+      try {
+        return Breadcrumb.decode(data);
+      } catch (IllegalArgumentException e) {
+        LOG.warn("Ignoring the fencing breadcrumb of {} ({}); fencing what the active record names", paths.base(),
+            e.getMessage());
+      }
+    } catch (KeeperException.NoNodeException e) {
+      stat.setMzxid(0);
+    }
+    ActiveRecord record = readActiveRecord();
+    Set<String> named = new TreeSet<>();
+    if (record != null && record.isActive()) {
+      named.add(record.nameNodeId());
+    }
+    return new Breadcrumb(0, named);
+  }
+
+  /** The fencing breadcrumb read from ZooKeeper itself (null when there is none or it cannot be read). */
+  public Breadcrumb readBreadcrumb() throws Exception {
+    try {
+      return Breadcrumb.decode(client.getData().forPath(paths.breadcrumb()));
+    } catch (KeeperException.NoNodeException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Records that every NameNode {@code l} had to fence is fenced: the breadcrumb then names this
+   * controller's NameNode alone. Only if {@code l} is still the latest leadership.
+   */
+  public boolean fenced(Leadership l) throws Exception {
+    try {
+      client.transaction().forOperations(
+          client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+          client.transactionOp().setData().forPath(paths.breadcrumb(),
+              new Breadcrumb(l.epoch(), Collections.singleton(me)).encode()));
+      return true;
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+      return false;
+    }
   }
 
   /** Whether {@code l} is still the latest leadership, checked against ZooKeeper itself. */
@@ -232,15 +297,26 @@ public final class LeaderElection implements Closeable {
 
   /**
    * Gives up the lock; with {@code lastWord} (the record as the NameNode is left) written in the same
-   * transaction when {@code l} is still the latest leadership.
+   * transaction when {@code l} is still the latest leadership. A last word saying the NameNode was
+   * {@linkplain ActiveRecord.State#RELINQUISHED relinquished} (it went to standby) also empties the
+   * breadcrumb: the next leader has nothing to fence. Otherwise the breadcrumb keeps naming it.
    */
   public void release(Leadership l, ActiveRecord lastWord) throws Exception {
     if (l != null && lastWord != null) {
       try {
-        client.transaction().forOperations(
-            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
-            client.transactionOp().setData().forPath(paths.active(), lastWord.encode()),
-            client.transactionOp().delete().forPath(paths.lock()));
+        if (lastWord.state() == ActiveRecord.State.RELINQUISHED) {
+          client.transaction().forOperations(
+              client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+              client.transactionOp().setData().forPath(paths.active(), lastWord.encode()),
+              client.transactionOp().setData().forPath(paths.breadcrumb(),
+                  new Breadcrumb(l.epoch(), Collections.emptySet()).encode()),
+              client.transactionOp().delete().forPath(paths.lock()));
+        } else {
+          client.transaction().forOperations(
+              client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+              client.transactionOp().setData().forPath(paths.active(), lastWord.encode()),
+              client.transactionOp().delete().forPath(paths.lock()));
+        }
         return;
       } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
         LOG.info("Leadership of {} had already passed on; releasing the lock only", paths.base());

@@ -42,7 +42,8 @@ public final class ZnodeGuard {
     try {
       ensure(path);
       ensure(paths.candidates());
-      for (String p : new String[] {parentOf(path), path, paths.candidates(), paths.epoch(), paths.active()}) {
+      for (String p : new String[] {parentOf(path), path, paths.candidates(), paths.epoch(), paths.active(),
+          paths.breadcrumb()}) {
         fixAcl(p);
       }
       path = paths.base() + "/.write-check-" + me;

@@ -1,0 +1,140 @@
+package org.bulwark.hdfs.hotstandby.controller;
+
+import java.io.IOException;
+import java.util.function.LongSupplier;
+
+import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.election.LeaderElection;
+import org.bulwark.hdfs.hotstandby.election.Leadership;
+import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
+
+/**
+ * The steps that make a leader's NameNode active, in the one order that is safe to die in:
+ * <ol>
+ * <li>take the lock; the same ZooKeeper transaction adds this NameNode to the fencing breadcrumb;</li>
+ * <li>fence every other NameNode the breadcrumb named (then it names this one alone);</li>
+ * <li>{@code transitionToActive};</li>
+ * <li>publish the active record clients read.</li>
+ * </ol>
+ * A controller that dies after any step (kill -9, OOM, a transition that timed out but happened) leaves
+ * a breadcrumb naming every NameNode that may be active, and the next leader fences them before its
+ * own becomes active. This class only carries the steps out and says how far it got; what to do about
+ * an activation that stopped short (step down, back off) is the {@link ControllerLoop}'s.
+ */
+final class Activation {
+  /** The steps, in order. */
+  enum Step { LOCKED, FENCED, TRANSITIONED, PUBLISHED }
+
+  /** Told after each step, on the controller's thread. A test throws there to kill the controller there. */
+  interface StepListener {
+    void after(Step step) throws Exception;
+  }
+
+  /** The NameNode to make active. */
+  interface Target {
+    String nameNodeId();
+
+    void transitionToActive() throws IOException;
+
+    ActiveRecord activeRecord(long epoch, long sinceMillis);
+  }
+
+  /** Fences another NameNode of the nameservice. */
+  interface Fencer {
+    PreviousActiveFencer.Outcome fence(String nameNodeId);
+  }
+
+  /** How an activation ended. */
+  enum Outcome {
+    /** Another controller holds the lock or won the race: nothing was done. */
+    NOT_ELECTED,
+    /** A NameNode the breadcrumb named could not be fenced: this one was not made active. */
+    FENCING_FAILED,
+    /** The leadership passed on before the NameNode was made active. */
+    LOST_BEFORE_TRANSITION,
+    /** The NameNode was made active, then the leadership passed on before the record was published. */
+    LOST_AFTER_TRANSITION,
+    /** {@code transitionToActive} failed (the NameNode may or may not have become active). */
+    TRANSITION_FAILED,
+    /** The NameNode is active and the record published. */
+    ACTIVE
+  }
+
+  /** Where an activation stopped, with what it took. */
+  static final class Result {
+    final Outcome outcome;
+    final Leadership leadership;
+    final ActiveRecord published;
+    final String detail;
+    final long fencingMillis;
+    final long transitionMillis;
+
+    private Result(Outcome outcome, Leadership leadership, ActiveRecord published, String detail, long fencingMillis,
+        long transitionMillis) {
+      this.outcome = outcome;
+      this.leadership = leadership;
+      this.published = published;
+      this.detail = detail;
+      this.fencingMillis = fencingMillis;
+      this.transitionMillis = transitionMillis;
+    }
+  }
+
+  private final LeaderElection election;
+  private final Target target;
+  private final Fencer fencer;
+  private final LongSupplier clock;
+  private final StepListener steps;
+  private Leadership taken;
+
+  Activation(LeaderElection election, Target target, Fencer fencer, LongSupplier clock, StepListener steps) {
+    this.election = election;
+    this.target = target;
+    this.fencer = fencer;
+    this.clock = clock;
+    this.steps = steps;
+  }
+
+  /** The leadership this activation took, or null: what to release when {@link #run} threw. */
+  Leadership taken() {
+    return taken;
+  }
+
+  /** Carries out the steps; an exception (ZooKeeper unreachable) leaves the caller to clean up after it. */
+  Result run() throws Exception {
+    Leadership l = election.acquire();
+    if (l == null) {
+      return new Result(Outcome.NOT_ELECTED, null, null, "another controller leads", 0, 0);
+    }
+    taken = l;
+    steps.after(Step.LOCKED);
+    long locked = clock.getAsLong();
+    for (String other : l.toFence()) {
+      if (fencer.fence(other) == PreviousActiveFencer.Outcome.FAILED) {
+        return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + other, clock.getAsLong() - locked, 0);
+      }
+    }
+    long fencingMillis = clock.getAsLong() - locked;
+    if ((!l.toFence().isEmpty() && !election.fenced(l)) || !election.stillLeading(l)) {
+      return new Result(Outcome.LOST_BEFORE_TRANSITION, l, null, "leadership lost while fencing", fencingMillis, 0);
+    }
+    steps.after(Step.FENCED);
+    long transitionStart = clock.getAsLong();
+    try {
+      target.transitionToActive();
+    } catch (IOException e) {
+      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0];
+      return new Result(Outcome.TRANSITION_FAILED, l, null, "transitionToActive failed: " + m, fencingMillis,
+          clock.getAsLong() - transitionStart);
+    }
+    long transitionMillis = clock.getAsLong() - transitionStart;
+    steps.after(Step.TRANSITIONED);
+    ActiveRecord record = target.activeRecord(l.epoch(), clock.getAsLong());
+    if (!election.publish(l, record)) {
+      return new Result(Outcome.LOST_AFTER_TRANSITION, l, null, "leadership lost while becoming active", fencingMillis,
+          transitionMillis);
+    }
+    steps.after(Step.PUBLISHED);
+    return new Result(Outcome.ACTIVE, l, record, "active", fencingMillis, transitionMillis);
+  }
+}
