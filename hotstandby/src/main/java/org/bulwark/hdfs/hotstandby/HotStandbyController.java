@@ -21,10 +21,12 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.Tool;
 import org.bulwark.hdfs.common.cli.DaemonCommand;
 import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.bulwark.hdfs.hotstandby.controller.ControllerLoop;
+import org.bulwark.hdfs.hotstandby.reports.BlockReportTrigger;
 import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.hotstandby.controller.LocalNameNode;
@@ -55,6 +57,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   private LeaderElection election;
   private ControllerLoop loop;
   private HealthMonitor health;
+  private BlockReportTrigger blockReports;
   private FailoverRpcServer rpc;
   private ControllerMetrics metrics;
   private LocalNameNode nameNode;
@@ -152,6 +155,22 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       });
       loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
       holder[0] = loop;
+      if (HotStandbyKeys.TRIGGER_BLOCK_REPORTS.get(conf)) {
+        blockReports = new BlockReportTrigger(conf, NetUtils.createSocketAddr(nameNode.rpcAddress()), target.getAddress(),
+            HotStandbyKeys.TRIGGER_BLOCK_REPORTS_PER_SECOND.get(conf), ns + "-" + nn);
+        BlockReportTrigger trigger = blockReports;
+        loop.onActivity(new ControllerLoop.ActivityListener() {
+          @Override
+          public void activated() {
+            trigger.activated();
+          }
+
+          @Override
+          public void deactivated() {
+            trigger.stopped();
+          }
+        });
+      }
       zooKeeper.getConnectionStateListenable().addListener((client, state) -> loop.onConnectionState(state));
       loop.onConnectionState(org.apache.curator.framework.state.ConnectionState.CONNECTED);
       election.start();
@@ -232,6 +251,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     closeQuietly(health);
     closeQuietly(rpc);
     closeQuietly(loop);
+    closeQuietly(blockReports);
     closeQuietly(election);
     if (metrics != null) {
       metrics.unregister();

@@ -57,6 +57,15 @@ public final class HotStandbyKeys {
       "bulwark.hotstandby.client.failover-wait", "3s", 0,
       "How long a client whose NameNode failed waits for ZooKeeper to name a new active before trying the configured list.");
 
+  public static final ConfigKey<Boolean> TRIGGER_BLOCK_REPORTS = ConfigKey.flag(
+      "bulwark.hotstandby.trigger-block-reports", false,
+      "Whether the controller asks every live DataNode for a full block report after making its NameNode active, "
+          + "so the NameNode trusts its replica map (deletes excess replicas, serves the balancer) within seconds "
+          + "rather than at the DataNodes' next scheduled report (dfs.blockreport.intervalMsec).");
+  public static final ConfigKey<Long> TRIGGER_BLOCK_REPORTS_PER_SECOND = ConfigKey.number(
+      "bulwark.hotstandby.trigger-block-reports.per-second", 20, 1, 100_000,
+      "How many DataNodes a second the controller asks for a block report after an activation.");
+
   private HotStandbyKeys() {
   }
 

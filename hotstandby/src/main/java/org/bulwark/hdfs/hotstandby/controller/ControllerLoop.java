@@ -60,6 +60,16 @@ public final class ControllerLoop implements Closeable {
   private final LongSupplier clock;
   private final Thread thread;
   private volatile Activation.StepListener steps = step -> { };
+  private volatile ActivityListener activity = new ActivityListener() { };
+
+  /** Told, on the loop's thread, when this controller's NameNode became active and when it stopped being so. */
+  public interface ActivityListener {
+    default void activated() {
+    }
+
+    default void deactivated() {
+    }
+  }
 
   private final Object signal = new Object();
   private boolean dirty = true;
@@ -87,6 +97,11 @@ public final class ControllerLoop implements Closeable {
     this.clock = System::currentTimeMillis;
     this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
     this.thread.setDaemon(true);
+  }
+
+  /** Who is told when this controller's NameNode becomes active or stops being so (one listener). */
+  public void onActivity(ActivityListener listener) {
+    activity = listener;
   }
 
   /** Test seam: told after each step of an activation (see {@link Activation}); throwing there aborts it. */
@@ -358,6 +373,7 @@ public final class ControllerLoop implements Closeable {
     LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms ({}), transition {} ms, total {} ms",
         nameNode, l.epoch(), why.reason(), detection, r.fencingMillis,
         l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(), r.transitionMillis, done - start);
+    activity.activated();
   }
 
   /** Releases a leadership that could not be used and stays out for a back-off, so another can try. */
@@ -417,9 +433,13 @@ public final class ControllerLoop implements Closeable {
   }
 
   private void setState(ControllerState s) {
-    if (metrics.state() != s) {
-      LOG.info("Controller of {}: {} -> {}", nameNode, metrics.state(), s);
+    ControllerState was = metrics.state();
+    if (was != s) {
+      LOG.info("Controller of {}: {} -> {}", nameNode, was, s);
       metrics.state(s);
+      if (was == ControllerState.ACTIVE) {
+        activity.deactivated();
+      }
     }
   }
 

@@ -47,6 +47,11 @@ public final class LocalNameNode implements Activation.Target {
     return nameNodeId;
   }
 
+  /** The NameNode's client RPC address, host:port. */
+  public String rpcAddress() {
+    return rpcAddress;
+  }
+
   /** The address the controller checks and transitions (service RPC when configured, else client RPC). */
   public InetSocketAddress serviceAddress() {
     return serviceAddress;
