@@ -155,6 +155,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       });
       loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
       holder[0] = loop;
+      haltAfterActivationStepForTests(loop);
       if (HotStandbyKeys.TRIGGER_BLOCK_REPORTS.get(conf)) {
         blockReports = new BlockReportTrigger(conf, NetUtils.createSocketAddr(nameNode.rpcAddress()), target.getAddress(),
             HotStandbyKeys.TRIGGER_BLOCK_REPORTS_PER_SECOND.get(conf), ns + "-" + nn);
@@ -189,6 +190,22 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     } catch (Exception e) {
       close();
       throw new IOException("cannot start the controller: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Test seam: with the system property {@value #HALT_AFTER_PROPERTY} naming an activation step
+   * ({@code LOCKED}, {@code FENCED}, {@code TRANSITIONED}, {@code PUBLISHED}), the controller's JVM halts
+   * right after that step, as a kill -9 there would, so a test can check that the next leader fences what
+   * it left. Not a configuration key: nothing an operator sets.
+   */
+  static final String HALT_AFTER_PROPERTY = "bulwark.hotstandby.test.halt-after-step";
+
+  private static void haltAfterActivationStepForTests(ControllerLoop loop) {
+    String step = System.getProperty(HALT_AFTER_PROPERTY);
+    if (step != null) {
+      LOG.warn("Test seam: this controller's JVM halts after activation step {}", step);
+      loop.haltAfter(step);
     }
   }
 

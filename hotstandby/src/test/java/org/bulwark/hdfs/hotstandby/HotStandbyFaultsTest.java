@@ -133,4 +133,33 @@ class HotStandbyFaultsTest {
     }
   }
 
+
+  /**
+   * The hole a breadcrumb closes: nn1's controller (its own JVM) halts right after {@code transitionToActive},
+   * before it publishes anything; nn1 serves as active, named by no active record. nn2's controller takes the
+   * lock once the dead session expires, fences nn1 because the breadcrumb names it, then activates nn2.
+   */
+  @Test
+  void aControllerHaltedRightAfterTransitionToActiveIsFencedByTheNextLeader(@TempDir File dir) throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
+      File site = new File(dir, "controller-site.xml");
+      try (OutputStream out = new FileOutputStream(site)) {
+        ha.controllerConf(0).writeXml(out);
+      }
+      Process forked = ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"),
+          java.util.List.of("-D" + HotStandbyController.HALT_AFTER_PROPERTY + "=TRANSITIONED"), "-conf", site.getPath());
+      try {
+        assertTrue(forked.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "the controller halted");
+        assertEquals(137, forked.exitValue(), "halted by the seam, right after transitionToActive");
+        assertTrue(ha.cluster.mini().getNameNode(0).isActiveState(), "nn1 was left active, unpublished");
+        ha.startController(1);
+        assertEquals(1, ha.awaitActiveOtherThan(0, WAIT));
+        assertTrue(ha.cluster.mini().getNameNode(0).isStandbyState(), "nn1 was fenced to standby");
+        assertTrue(ha.controller(1).metrics().lastFencingMillis() > 0, "nn2's leader fenced before activating");
+        ha.splitBrain.assertNoSplitBrain();
+      } finally {
+        forked.destroyForcibly();
+      }
+    }
+  }
 }

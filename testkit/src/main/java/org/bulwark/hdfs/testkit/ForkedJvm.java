@@ -17,6 +17,11 @@ public final class ForkedJvm {
 
   /** Starts {@code mainClass} with {@code args}; its output goes to {@code log}. */
   public static Process start(Class<?> mainClass, File log, String... args) throws IOException {
+    return start(mainClass, log, List.of(), args);
+  }
+
+  /** As {@link #start(Class, File, String...)}, with JVM options such as {@code -Dkey=value} (test seams). */
+  public static Process start(Class<?> mainClass, File log, List<String> jvmOptions, String... args) throws IOException {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>(Arrays.asList(new File(System.getProperty("java.home"), "bin/java").getPath(),
         "-Xmx512m", "-Djava.net.preferIPv4Stack=true"));
@@ -24,6 +29,7 @@ public final class ForkedJvm {
     if (log4j != null) {
       cmd.add("-Dlog4j.configuration=" + log4j);
     }
+    cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(classpath);
     cmd.add(mainClass.getName());

@@ -38,6 +38,7 @@ final class BalanceReport {
     m.put("mb_per_s", durationSeconds <= 0 ? 0.0 : record.bytesMoved() / (1024.0 * 1024.0) / durationSeconds);
     m.put("moves", record.moves());
     m.put("moves_adding_rack", record.movesAddingRack());
+    m.put("moves_adding_rack_possible", record.movesAddingRackPossible());
     m.put("moves_keeping_rack", record.movesKeepingRack());
     m.put("dn_util_stddev_before", stdDev(record.before()));
     m.put("dn_util_stddev_after", stdDev(record.after()));

@@ -164,6 +164,7 @@ public final class AvailabilityBalancer implements Closeable {
     record.bytesMoved += moves.bytes;
     record.bytesFailed += moves.bytesFailed;
     record.bytesRefused += moves.bytesRefused;
+    record.movesAddingRackPossible += moves.addingPossible;
     if (movedBlocks > 0) {
       record.iterationsWithMoves++;
     }
@@ -240,12 +241,12 @@ public final class AvailabilityBalancer implements Closeable {
     for (int p = 0; p < movers.size(); p++) {
       movers.get(p).threadsForTargets(targets.get(p).size());
     }
-    long[] done = execute(addingMoves, table, fetched, type, deadline, moves);
+    long[] done = execute(addingMoves, plan, table, fetched, type, deadline, moves);
     for (int p = 0; p < movers.size(); p++) {
       moves.adding[p] += done[p];
       moves.moved[p] += done[p];
     }
-    done = execute(keepingMoves, table, fetched, type, deadline, moves);
+    done = execute(keepingMoves, plan, table, fetched, type, deadline, moves);
     for (int p = 0; p < movers.size(); p++) {
       moves.moved[p] += done[p];
     }
@@ -267,8 +268,8 @@ public final class AvailabilityBalancer implements Closeable {
    *
    * @return blocks moved per pool
    */
-  private long[] execute(List<PlannedMove> planned, NodeTable table, FetchedBlocks fetched, StorageType type,
-      long deadline, Moves moves) throws InterruptedException {
+  private long[] execute(List<PlannedMove> planned, Plan plan, NodeTable table, FetchedBlocks fetched,
+      StorageType type, long deadline, Moves moves) throws InterruptedException {
     long[] blocksBefore = new long[movers.size()];
     long bytesBefore = 0;
     for (int p = 0; p < movers.size(); p++) {
@@ -313,6 +314,7 @@ public final class AvailabilityBalancer implements Closeable {
     long handedOverBytes = 0;
     for (PlannedMove m : outcome.accepted) {
       handedOverBytes += m.block().size();
+      moves.addingPossible += plan.couldAddRack(m) ? 1 : 0;
     }
     long movedBytes = bytesAfter - bytesBefore;
     moves.bytes += movedBytes;
@@ -346,6 +348,7 @@ public final class AvailabilityBalancer implements Closeable {
     long bytes;
     long bytesFailed;
     long bytesRefused;
+    long addingPossible;
     boolean anyPlanned;
 
     Moves(int pools) {

@@ -7,6 +7,7 @@ public final class RunRecord {
   int iterationsWithMoves;
   long moves;
   long movesAddingRack;
+  long movesAddingRackPossible;
   long bytesMoved;
   long bytesFailed;
   long bytesRefused;
@@ -26,6 +27,14 @@ public final class RunRecord {
 
   public long movesAddingRack() {
     return movesAddingRack;
+  }
+
+  /**
+   * Of the moves handed over, those into a target some rack-adding move could have reached (see
+   * {@code Plan#movesAddingRackPossible}): the best the rack-adding share could have been.
+   */
+  public long movesAddingRackPossible() {
+    return movesAddingRackPossible;
   }
 
   public long movesKeepingRack() {

@@ -85,7 +85,7 @@ public final class MovePlanner {
     }
     a.fillNeedyTargets(sources, true);
     a.fillNeedyTargets(sources, false);
-    return new Plan(a.moves);
+    return new Plan(a.moves, addingPossible(a.moves, candidates));
   }
 
   /**
@@ -115,7 +115,43 @@ public final class MovePlanner {
     byUtilisationDescending(sources, c);
     a.openTargets();
     a.giveAway(sources, false, true);
-    return new Plan(a.moves);
+    return new Plan(a.moves, addingPossible(a.moves, candidates));
+  }
+
+  /**
+   * How many of {@code moves} go to a rack that some candidate could have been moved onto adding a rack:
+   * a block whose source shares its rack with another replica, and that has no replica on the target's
+   * rack. One pass over the candidates counts, per rack, the capable blocks already on it.
+   */
+  private Set<PlannedMove> addingPossible(List<PlannedMove> moves, Map<Integer, List<BlockCandidate>> candidates) {
+    Set<PlannedMove> possible = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    if (moves.isEmpty()) {
+      return possible;
+    }
+    long capable = 0;
+    Map<Integer, Long> onRack = new java.util.HashMap<>();
+    Set<BlockCandidate> seen = new HashSet<>();
+    for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
+      for (BlockCandidate b : e.getValue()) {
+        if (!racks.sourceRackShared(b.holders(), e.getKey()) || !seen.add(b)) {
+          continue;
+        }
+        capable++;
+        Set<Integer> blockRacks = new HashSet<>();
+        for (int h : b.holders()) {
+          blockRacks.add(racks.rackOf(h));
+        }
+        for (int r : blockRacks) {
+          onRack.merge(r, 1L, Long::sum);
+        }
+      }
+    }
+    for (PlannedMove m : moves) {
+      if (m.addsRack() || capable - onRack.getOrDefault(racks.rackOf(m.target()), 0L) > 0) {
+        possible.add(m);
+      }
+    }
+    return possible;
   }
 
   /** The fullest nodes choose first in every round (what {@code -sortTopNodes} asks of the stock balancer). */

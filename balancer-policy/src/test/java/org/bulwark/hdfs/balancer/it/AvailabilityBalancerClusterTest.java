@@ -81,7 +81,7 @@ class AvailabilityBalancerClusterTest {
           "bytes_min_to_move", "moves", "moves_adding_rack", "moves_keeping_rack", "dn_util_stddev_before",
           "dn_util_stddev_after", "dn_util_max_dev_after", "rack_util_before", "rack_util_after",
           "blocks_by_rack_count_before", "blocks_by_rack_count_after", "bytes_failed", "bytes_refused", "mb_per_s",
-          "dn_over_threshold_after"}) {
+          "dn_over_threshold_after", "moves_adding_rack_possible"}) {
         assertTrue(json.contains("\"" + field + "\""), field + " in " + json);
       }
       assertTrue(json.contains("\"dn_over_threshold_after\": 0"), "balanced: no DataNode above the threshold " + json);

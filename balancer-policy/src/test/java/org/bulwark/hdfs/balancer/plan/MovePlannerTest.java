@@ -206,6 +206,24 @@ class MovePlannerTest {
     assertEquals(2, plan.moves().size(), plan.moves().toString());
     assertEquals(2, plan.movesAddingRack(), plan.moves().toString());
     assertTrue(plan.moves().stream().allMatch(m -> m.source() == 1 && m.target() == 2), plan.moves().toString());
+    assertEquals(2, plan.movesAddingRackPossible());
+  }
+
+  @Test
+  void whereNoMoveCanAddARackNoneIsCountedAsPossible() {
+    // two racks, every block on both: balancing can only keep the rack count
+    int[] rackOf = {0, 0, 1, 1};
+    Classification c = Classification.classify(4, Arrays.asList(
+        new NodeUsage(0, 1000 * MB, 900 * MB, 100 * MB, true),
+        new NodeUsage(1, 1000 * MB, 100 * MB, 900 * MB, true),
+        new NodeUsage(2, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(3, 1000 * MB, 500 * MB, 500 * MB, true)), 10, 1L << 40);
+    List<BlockCandidate> blocks = Arrays.asList(new BlockCandidate(0, 1, 10 * MB, new int[] {0, 2}),
+        new BlockCandidate(0, 2, 10 * MB, new int[] {0, 3}));
+    Plan plan = new MovePlanner(rackOf, MoveCheck.RACKS_ONLY).balance(c, only(0, blocks));
+    assertEquals(2, plan.moves().size(), plan.moves().toString());
+    assertEquals(0, plan.movesAddingRack());
+    assertEquals(0, plan.movesAddingRackPossible());
   }
 
   private static Map<Integer, List<BlockCandidate>> only(int source, BlockCandidate b) {

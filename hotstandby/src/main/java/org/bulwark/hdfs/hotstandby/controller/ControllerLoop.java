@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 import org.apache.curator.framework.state.ConnectionState;
@@ -73,9 +74,17 @@ public final class ControllerLoop implements Closeable {
 
   private final Object signal = new Object();
   private boolean dirty = true;
-  private volatile boolean running = true;
+  /** Lifecycle, moved only by compare-and-set (as Curator's recipes do): LATENT, STARTED, STOPPING, CLOSED. */
+  private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.LATENT);
 
+  private enum Lifecycle { LATENT, STARTED, STOPPING, CLOSED }
+
+  /** Written only by the health monitor's thread ({@link #onHealth}). */
   private volatile HealthReport health = new HealthReport(NameNodeHealth.UNKNOWN, null, null);
+  /** Health reports received so far; the loop compares it with {@link #demotedAtReport}. */
+  private volatile long healthReports;
+  /** Loop thread only: {@link #healthReports} when it last made the NameNode standby, or -1. */
+  private long demotedAtReport = -1;
   private volatile long healthChangedAt;
   private volatile boolean zooKeeperConnected;
   private volatile boolean sessionLost;
@@ -104,12 +113,25 @@ public final class ControllerLoop implements Closeable {
     activity = listener;
   }
 
+  /** Test seam (see {@code HotStandbyController}): the JVM halts right after the named activation step. */
+  public void haltAfter(String stepName) {
+    Activation.Step at = Activation.Step.valueOf(stepName);
+    steps = step -> {
+      if (step == at) {
+        Runtime.getRuntime().halt(137);
+      }
+    };
+  }
+
   /** Test seam: told after each step of an activation (see {@link Activation}); throwing there aborts it. */
   void onActivationStep(Activation.StepListener listener) {
     steps = listener;
   }
 
   public void start() {
+    if (!lifecycle.compareAndSet(Lifecycle.LATENT, Lifecycle.STARTED)) {
+      throw new IllegalStateException("the controller loop of " + nameNode + " was already started");
+    }
     startedAt = clock.getAsLong();
     thread.start();
   }
@@ -121,6 +143,7 @@ public final class ControllerLoop implements Closeable {
       healthChangedAt = clock.getAsLong();
     }
     health = report;
+    healthReports++;
     wake();
   }
 
@@ -215,17 +238,18 @@ public final class ControllerLoop implements Closeable {
   // ---- the loop ----
 
   private void run() {
-    while (running) {
+    while (lifecycle.get() == Lifecycle.STARTED) {
       long wakeAt;
       try {
         wakeAt = reconcile();
       } catch (Exception e) {
-        LOG.warn("Controller of {}: {} (retrying)", nameNode, e.toString());
+        metrics.reconcileErrors.incr();
+        LOG.warn("Controller of {}: a decision failed (retrying in {} ms)", nameNode, settings.retryBackoffMillis, e);
         wakeAt = clock.getAsLong() + settings.retryBackoffMillis;
       }
       synchronized (signal) {
         signal.notifyAll();
-        while (running && !dirty) {
+        while (lifecycle.get() == Lifecycle.STARTED && !dirty) {
           long wait = wakeAt - clock.getAsLong();
           if (wait <= 0) {
             break;
@@ -233,18 +257,24 @@ public final class ControllerLoop implements Closeable {
           try {
             signal.wait(wait);
           } catch (InterruptedException e) {
+            releaseOnStop();
             return;
           }
         }
         dirty = false;
       }
     }
+    releaseOnStop();
   }
 
   /** One decision: returns when to decide again if nothing changes before. */
   private long reconcile() throws Exception {
     long now = clock.getAsLong();
     HealthReport h = health;
+    if (demotedAtReport == healthReports && h.state() == HAServiceState.ACTIVE) {
+      // Made standby since the last health check: until the next one says otherwise, it is.
+      h = new HealthReport(h.health(), HAServiceState.STANDBY, h.detail());
+    }
     if (sessionLost) {
       sessionLost = false;
       onSessionLost();
@@ -424,8 +454,7 @@ public final class ControllerLoop implements Closeable {
   private void demote(String why) {
     try {
       nameNode.transitionToStandby();
-      // Until the next health check says so, remember that it is standby now.
-      health = new HealthReport(health.health(), HAServiceState.STANDBY, health.detail());
+      demotedAtReport = healthReports;
       LOG.info("{} is standby: {}", nameNode, why);
     } catch (IOException e) {
       LOG.warn("{} could not be made standby ({}): {}", nameNode, why, firstLine(e));
@@ -448,26 +477,41 @@ public final class ControllerLoop implements Closeable {
     return m == null ? t.getClass().getSimpleName() : m.split("\n")[0];
   }
 
-  /** Stops deciding. A leader releases the lock; its NameNode stays active until the next leader fences it. */
+  /**
+   * Stops deciding: asks the loop's thread to finish the decision under way and, if it leads, to release
+   * the lock (its NameNode stays active until the next leader fences it), and waits for it. Election
+   * writes stay on that one thread; if it does not finish in time, the lock goes with the session.
+   */
   @Override
   public void close() {
-    running = false;
+    if (!lifecycle.compareAndSet(Lifecycle.STARTED, Lifecycle.STOPPING)) {
+      lifecycle.compareAndSet(Lifecycle.LATENT, Lifecycle.CLOSED);
+      return;
+    }
     wake();
-    thread.interrupt();
     try {
-      thread.join(10_000);
+      thread.join(30_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (thread.isAlive()) {
+      LOG.warn("The controller loop of {} did not stop within 30 s; its lock goes with its ZooKeeper session", nameNode);
+      thread.interrupt();
+    }
+    lifecycle.set(Lifecycle.CLOSED);
+    setState(ControllerState.STOPPED);
+  }
+
+  /** On the loop's thread, as it ends: a leader gives up the lock (close() asked it to stop). */
+  private void releaseOnStop() {
     Leadership l = leadership;
     leadership = null;
     if (l != null) {
       try {
         election.release(l, null);
       } catch (Exception e) {
-        LOG.warn("Could not release the lock on close ({}); it goes with the session", e.toString());
+        LOG.warn("Could not release the lock on close; it goes with the session", e);
       }
     }
-    setState(ControllerState.STOPPED);
   }
 }

@@ -25,6 +25,7 @@ public final class ControllerMetrics implements MetricsSource {
   final MutableGaugeLong active;
   final MutableCounterLong failovers;
   final MutableCounterLong fencingFailures;
+  final MutableCounterLong reconcileErrors;
   final MutableGaugeLong epoch;
   final MutableGaugeLong lastDetectionMillis;
   final MutableGaugeLong lastFencingMillis;
@@ -40,6 +41,8 @@ public final class ControllerMetrics implements MetricsSource {
     active = registry.newGauge("Active", "1 while this controller leads and its NameNode is active", 0L);
     failovers = registry.newCounter("Failovers", "Times this controller made its NameNode active", 0L);
     fencingFailures = registry.newCounter("FencingFailures", "Elections won but given up because fencing failed", 0L);
+    reconcileErrors = registry.newCounter("DecisionErrors",
+        "Decisions that failed with an error (ZooKeeper or NameNode unreachable) and were retried after a back-off", 0L);
     epoch = registry.newGauge("Epoch", "Leader epoch of the last election this controller won", 0L);
     lastDetectionMillis = registry.newGauge("LastFailoverDetectionMs",
         "Last failover led: from the previous active's failure (as its controller saw it) to taking the lock; 0 if unknown", 0L);
@@ -72,6 +75,10 @@ public final class ControllerMetrics implements MetricsSource {
 
   public ControllerState state() {
     return state;
+  }
+
+  public long decisionErrors() {
+    return reconcileErrors.value();
   }
 
   public long failovers() {
