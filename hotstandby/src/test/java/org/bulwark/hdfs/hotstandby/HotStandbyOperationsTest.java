@@ -11,6 +11,7 @@ import java.time.Duration;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.tools.DFSHAAdmin;
+import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,9 @@ class HotStandbyOperationsTest {
     })) {
       ha.startControllers(); // nn1 first: it must still defer to nn2
       assertEquals(1, ha.awaitActive(WAIT), "priority 5 wins");
+      // Every controller must be standing before the kill, or the next best may not be known yet.
+      Await.until("nn1 and nn3 stand by", WAIT, () -> ha.controller(0).state() == ControllerState.STANDBY
+          && ha.controller(2).state() == ControllerState.STANDBY);
       ha.killNameNode(1);
       assertEquals(2, ha.awaitActiveOtherThan(1, WAIT), "then priority 3, not 1");
       ha.restartNameNode(1);
