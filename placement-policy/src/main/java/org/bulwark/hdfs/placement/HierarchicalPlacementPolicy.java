@@ -57,6 +57,21 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
     return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
   }
 
+  /**
+   * Favored nodes all in one datacenter would leave the block there: with two or more datacenters, at
+   * most {@code replicas - 1} favored nodes are kept per datacenter (the first ones given), so the rest
+   * of the block goes to another.
+   */
+  @Override
+  protected void keepFavoredWithinRules(List<DatanodeStorageInfo> favored, int numOfReplicas) {
+    if (numOfReplicas < 2 || rackFill().datacenters().size() < 2) {
+      return;
+    }
+    Map<String, Integer> perDc = new HashMap<>();
+    favored.removeIf(s -> perDc.merge(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()), 1,
+        Integer::sum) > numOfReplicas - 1);
+  }
+
   /** Mis-replicated when the block could span more racks, or two datacenters and does not. */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {

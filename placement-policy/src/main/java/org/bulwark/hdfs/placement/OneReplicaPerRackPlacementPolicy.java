@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.placement;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -54,6 +55,23 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   private Configuration conf;
   private RackFillTracker fill = new RackFillTracker(1000);
   private final AtomicBoolean warnedFallback = new AtomicBoolean();
+  /**
+   * The favored nodes a favored-node write on this thread kept, handed from {@link #chooseFavouredNodes}
+   * to the choice of the remaining replicas, which Hadoop starts with an empty list of chosen nodes. The
+   * excluded-node set of that write identifies it, so a hand-over left by a write that needed no more
+   * replicas is never taken for another write's.
+   */
+  private final ThreadLocal<FavoredChosen> favoredChosen = new ThreadLocal<>();
+
+  private static final class FavoredChosen {
+    final Set<Node> request;
+    final List<DatanodeStorageInfo> storages;
+
+    FavoredChosen(Set<Node> request, List<DatanodeStorageInfo> storages) {
+      this.request = request;
+      this.storages = storages;
+    }
+  }
 
   @Override
   public void setConf(Configuration conf) {
@@ -78,9 +96,52 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return new int[] {numOfReplicas, RackSpreadRules.maxReplicasPerRack(total, clusterMap.getNumOfNonEmptyRacks())};
   }
 
+  /**
+   * Favored nodes (HBase region servers write this way) are kept as far as the rules allow: at most one
+   * per rack while racks suffice (the default's per-rack limit, which this policy sets), and whatever a
+   * subclass adds ({@link #keepFavoredWithinRules}). The remaining replicas are then chosen as for any
+   * write, on racks (and datacenters) the kept favored nodes do not use.
+   */
+  @Override
+  protected void chooseFavouredNodes(String src, int numOfReplicas, List<DatanodeDescriptor> favoredNodes,
+      Set<Node> favoriteAndExcludedNodes, long blocksize, int maxNodesPerRack, List<DatanodeStorageInfo> results,
+      boolean avoidStaleNodes, EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+    favoredChosen.remove();
+    super.chooseFavouredNodes(src, numOfReplicas, favoredNodes, favoriteAndExcludedNodes, blocksize, maxNodesPerRack,
+        results, avoidStaleNodes, storageTypes);
+    keepFavoredWithinRules(results, numOfReplicas);
+    if (results.size() < numOfReplicas) {
+      favoredChosen.set(new FavoredChosen(favoriteAndExcludedNodes, new ArrayList<>(results)));
+    }
+  }
+
+  /** Drops kept favored nodes that break a rule beyond the per-rack limit (none here). */
+  protected void keepFavoredWithinRules(List<DatanodeStorageInfo> favored, int numOfReplicas) {
+  }
+
   @Override
   protected Node chooseTargetInOrder(int numOfReplicas, Node writer, Set<Node> excludedNodes, long blocksize,
       int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes, boolean newBlock,
+      EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+    FavoredChosen favored = favoredChosen.get();
+    favoredChosen.remove();
+    if (favored == null || favored.request != excludedNodes || !results.isEmpty()) {
+      return chooseInOrder(numOfReplicas, writer, excludedNodes, blocksize, maxNodesPerRack, results, avoidStaleNodes,
+          storageTypes);
+    }
+    // The rest of a favored-node write: the favored replicas count as chosen (they take the writer-local
+    // place and their racks), but Hadoop adds them to the pipeline itself.
+    results.addAll(0, favored.storages);
+    try {
+      return chooseInOrder(numOfReplicas, writer, excludedNodes, blocksize,
+          getMaxNodesPerRack(favored.storages.size(), numOfReplicas)[1], results, avoidStaleNodes, storageTypes);
+    } finally {
+      results.removeAll(favored.storages);
+    }
+  }
+
+  private Node chooseInOrder(int numOfReplicas, Node writer, Set<Node> excludedNodes, long blocksize,
+      int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
       EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
     if (results.isEmpty()) {
       DatanodeStorageInfo first = chooseLocalStorage(writer, excludedNodes, blocksize, maxNodesPerRack, results,
