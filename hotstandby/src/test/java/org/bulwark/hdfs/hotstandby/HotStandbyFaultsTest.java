@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -111,11 +112,7 @@ class HotStandbyFaultsTest {
   @Test
   void killedControllerHandsOverAfterItsSession(@TempDir File dir) throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
-      File site = new File(dir, "controller-site.xml");
-      try (OutputStream out = new FileOutputStream(site)) {
-        ha.controllerConf(0).writeXml(out);
-      }
-      Process forked = ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"), "-conf", site.getPath());
+      Process forked = forkController(ha, dir, List.of());
       try {
         Await.until("the forked controller made nn1 active", WAIT, () -> ha.activeNameNode() == 0);
         ha.startController(1);
@@ -142,12 +139,7 @@ class HotStandbyFaultsTest {
   @Test
   void aControllerHaltedRightAfterTransitionToActiveIsFencedByTheNextLeader(@TempDir File dir) throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
-      File site = new File(dir, "controller-site.xml");
-      try (OutputStream out = new FileOutputStream(site)) {
-        ha.controllerConf(0).writeXml(out);
-      }
-      Process forked = ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"),
-          java.util.List.of("-D" + HotStandbyController.HALT_AFTER_PROPERTY + "=TRANSITIONED"), "-conf", site.getPath());
+      Process forked = forkController(ha, dir, List.of("-D" + HotStandbyController.HALT_AFTER_PROPERTY + "=TRANSITIONED"));
       try {
         assertTrue(forked.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "the controller halted");
         assertEquals(137, forked.exitValue(), "halted by the seam, right after transitionToActive");
@@ -161,5 +153,14 @@ class HotStandbyFaultsTest {
         forked.destroyForcibly();
       }
     }
+  }
+
+  /** nn1's controller in a JVM of its own (so it can die as a process does), with {@code jvmOptions}. */
+  private static Process forkController(HotStandbyCluster ha, File dir, List<String> jvmOptions) throws Exception {
+    File site = new File(dir, "controller-site.xml");
+    try (OutputStream out = new FileOutputStream(site)) {
+      ha.controllerConf(0).writeXml(out);
+    }
+    return ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"), jvmOptions, "-conf", site.getPath());
   }
 }
