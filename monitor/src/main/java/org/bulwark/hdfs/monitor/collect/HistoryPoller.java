@@ -110,8 +110,15 @@ public final class HistoryPoller implements Closeable {
       first = false;
       NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter).scan();
       PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
-      store.record(changes, new PollSummary(scan.started, scan.finished, scan.files.size(), scan.blocks.size(),
-          scan.replicas, scan.rpcs));
+      try {
+        store.record(changes, new PollSummary(scan.started, scan.finished, scan.files.size(), scan.blocks.size(),
+            scan.replicas, scan.rpcs));
+      } catch (IOException | RuntimeException e) {
+        // A connection lost at the commit leaves unknown whether it committed: the next poll reads the
+        // committed state back rather than diff against a guess, so nothing is recorded twice.
+        states.remove(uri);
+        throw e;
+      }
       state.apply(changes);
       status.scanned(scan);
       LOG.debug("Namespace {}: {} blocks, {} replicas in {} ms, {} RPCs, {} changes", uri, scan.blocks.size(),

@@ -37,8 +37,12 @@ public final class JdbcHistoryStore implements HistoryStore {
       + "JOIN datanode d ON d.id = s.datanode_id JOIN namespace n ON n.id = r.namespace_id";
 
   private final String description;
-  private final Connection writer;
-  private final Connection reader;
+  private final String url;
+  private final Properties props;
+  /** Null while lost: the next write opens a new one. */
+  private Connection writer;
+  /** Null while lost: the next query opens a new one. */
+  private Connection reader;
   /** Guards {@link #writer}, the id caches and {@link #stepListener}. */
   private final Object writeLock = new Object();
   /** Guards {@link #reader}. */
@@ -48,8 +52,10 @@ public final class JdbcHistoryStore implements HistoryStore {
   private final Map<String, Integer> dataNodes = new HashMap<>();
   private final Map<String, Integer> storages = new HashMap<>();
 
-  private JdbcHistoryStore(String description, Connection writer, Connection reader) {
+  private JdbcHistoryStore(String description, String url, Properties props, Connection writer, Connection reader) {
     this.description = description;
+    this.url = url;
+    this.props = props;
     this.writer = writer;
     this.reader = reader;
   }
@@ -65,7 +71,7 @@ public final class JdbcHistoryStore implements HistoryStore {
       r = DriverManager.getConnection(url, props);
       r.setAutoCommit(true);
       r.setReadOnly(true);
-      return new JdbcHistoryStore(description, w, r);
+      return new JdbcHistoryStore(description, url, props, w, r);
     } catch (SQLException e) {
       closeQuietly(w);
       closeQuietly(r);
@@ -141,6 +147,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   private int idFor(String table, String keyColumn, String key, Row row, String insert) throws IOException {
+    openWriter();
     try {
       try (PreparedStatement p = writer.prepareStatement("SELECT id FROM " + table + " WHERE " + keyColumn + " = ?")) {
         p.setString(1, key);
@@ -171,6 +178,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   private void execute(String sql, Object... values) throws IOException {
+    openWriter();
     try (PreparedStatement p = writer.prepareStatement(sql)) {
       bind(p, values);
       p.executeUpdate();
@@ -186,6 +194,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public NamespaceState loadState(int namespaceId) throws IOException {
     synchronized (writeLock) {
+      openWriter();
       NamespaceState state = new NamespaceState();
       try {
         try (PreparedStatement p = writer.prepareStatement(
@@ -235,6 +244,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public void record(PollChanges c, PollSummary summary) throws IOException {
     synchronized (writeLock) {
+      openWriter();
       try {
         try (PreparedStatement close = writer.prepareStatement("UPDATE replica_interval SET gone_since = ? "
             + "WHERE namespace_id = ? AND block_id = ? AND storage_id = ? AND gone_since IS NULL")) {
@@ -331,6 +341,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<BlockHistory> blockHistory(long blockId) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         List<BlockHistory> out = new ArrayList<>();
         try (PreparedStatement p = reader.prepareStatement("SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
@@ -345,6 +356,7 @@ public final class JdbcHistoryStore implements HistoryStore {
         }
         return out;
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read block " + blockId + ": " + e.getMessage(), e);
       }
     }
@@ -353,6 +365,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<BlockHistory> fileHistory(String path) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         List<BlockHistory> out = new ArrayList<>();
         try (PreparedStatement p = reader.prepareStatement("SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
@@ -371,6 +384,7 @@ public final class JdbcHistoryStore implements HistoryStore {
         }
         return out;
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read file " + path + ": " + e.getMessage(), e);
       }
     }
@@ -405,6 +419,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<ReplicaSpan> dataNodeReplicas(String dataNode, int limit) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         List<Integer> ids = storagesWhere("d.id = ?", dataNodeKey(dataNode));
         if (ids.isEmpty()) {
@@ -422,6 +437,7 @@ public final class JdbcHistoryStore implements HistoryStore {
         out.sort((x, y) -> x.firstSeen != y.firstSeen ? Long.compare(y.firstSeen, x.firstSeen) : Long.compare(x.blockId, y.blockId));
         return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
       }
     }
@@ -453,11 +469,13 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<StateSpan> dataNodeStates(String dataNode) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
             + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE d.id = ? ORDER BY t.first_seen DESC",
             dataNodeKey(dataNode));
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read DataNode " + dataNode + ": " + e.getMessage(), e);
       }
     }
@@ -466,6 +484,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<ReplicaSpan> soleReplicas(String dataNodeOrRack, boolean rack, int limit) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         List<Integer> ids = rack ? storagesWhere("d.rack = ?", dataNodeOrRack)
             : storagesWhere("d.id = ?", dataNodeKey(dataNodeOrRack));
@@ -483,6 +502,7 @@ public final class JdbcHistoryStore implements HistoryStore {
             + "AND r2.block_id = r.block_id AND r2.gone_since IS NULL AND r2.storage_id NOT IN (" + in + ")) "
             + "ORDER BY r.block_id FETCH FIRST " + limit + " ROWS ONLY", values);
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read " + dataNodeOrRack + ": " + e.getMessage(), e);
       }
     }
@@ -491,6 +511,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<MissingBlock> forensics(int limit) throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         List<BlockEvent> open = new ArrayList<>();
         List<Integer> namespaceIds = new ArrayList<>();
@@ -518,6 +539,7 @@ public final class JdbcHistoryStore implements HistoryStore {
         }
         return out;
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read missing blocks: " + e.getMessage(), e);
       }
     }
@@ -526,10 +548,12 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public List<StateSpan> currentDataNodes() throws IOException {
     synchronized (readLock) {
+      openReader();
       try {
         return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
             + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL ORDER BY d.rack, d.host");
       } catch (SQLException e) {
+        readerFailed();
         throw new IOException("cannot read DataNodes: " + e.getMessage(), e);
       }
     }
@@ -538,6 +562,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public long deleteHistoryBefore(long time) throws IOException {
     synchronized (writeLock) {
+      openWriter();
       long deleted = 0;
       try (Statement s = writer.createStatement()) {
         for (String sql : new String[] {
@@ -608,11 +633,61 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  /** After a failed write: rolls back, and drops the connection if it was lost (the next write reopens it). */
   private void rollback() {
     try {
       writer.rollback();
     } catch (SQLException ignored) {
       // The connection is gone; the transaction with it.
+    }
+    if (!isValid(writer)) {
+      closeQuietly(writer);
+      writer = null;
+    }
+  }
+
+  /** After a failed query: drops the reader if it was lost (the next query reopens it). */
+  private void readerFailed() {
+    if (!isValid(reader)) {
+      closeQuietly(reader);
+      reader = null;
+    }
+  }
+
+  /**
+   * Reopens the writer if it was lost, as HDFS RBF's state store reopens its driver: a database that
+   * restarted or a network that came back costs the polls of the outage, not a restart of the monitor.
+   */
+  private void openWriter() throws IOException {
+    if (writer == null) {
+      try {
+        Connection w = DriverManager.getConnection(url, props);
+        w.setAutoCommit(false);
+        writer = w;
+      } catch (SQLException e) {
+        throw new IOException("the history store (" + description + ") is unreachable: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private void openReader() throws IOException {
+    if (reader == null) {
+      try {
+        Connection r = DriverManager.getConnection(url, props);
+        r.setAutoCommit(true);
+        r.setReadOnly(true);
+        reader = r;
+      } catch (SQLException e) {
+        throw new IOException("the history store (" + description + ") is unreachable: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static boolean isValid(Connection c) {
+    try {
+      return c != null && c.isValid(2);
+    } catch (SQLException e) {
+      return false;
     }
   }
 
