@@ -77,6 +77,9 @@ final class AllPluginsCluster implements AutoCloseable {
           // for three heartbeats are avoided for reads and writes before they are declared dead.
           conf.setBoolean("dfs.client.block.write.replace-datanode-on-failure.best-effort", true);
           conf.setInt("dfs.client.block.write.retries", 10);
+          // A close (or the next block) waits for the last block's replicas to be reported; the client
+          // asks again after this, doubling: 100 ms rather than 400 takes ~0.9 s off the slowest closes.
+          conf.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 100);
           conf.setBoolean("dfs.namenode.avoid.read.stale.datanode", true);
           conf.setBoolean("dfs.namenode.avoid.write.stale.datanode", true);
           conf.setLong("dfs.namenode.stale.datanode.interval", 3000);
