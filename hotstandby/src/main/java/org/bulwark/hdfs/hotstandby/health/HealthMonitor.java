@@ -117,14 +117,19 @@ public final class HealthMonitor implements Closeable {
         ? ((RemoteException) t).unwrapRemoteException(HealthCheckFailedException.class)
         : t;
     if (cause instanceof HealthCheckFailedException) {
-      return new HealthReport(NameNodeHealth.UNHEALTHY, null, cause.getMessage());
+      return new HealthReport(NameNodeHealth.UNHEALTHY, null, firstLine(cause.getMessage()));
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof ConnectException) {
         return new HealthReport(NameNodeHealth.GONE, null, "connection refused");
       }
     }
-    return new HealthReport(NameNodeHealth.UNRESPONSIVE, null, t.getClass().getSimpleName() + ": " + t.getMessage());
+    return new HealthReport(NameNodeHealth.UNRESPONSIVE, null, t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()));
+  }
+
+  /** A RemoteException's message carries the server's stack trace after its first line: the report keeps the line. */
+  private static String firstLine(String message) {
+    return message == null ? null : message.split("\n")[0];
   }
 
   private void dropProxy() {
