@@ -37,6 +37,22 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   private final ActiveNameNodeTrackerHandle tracker;
   private final long failoverWaitMillis;
   private int currentIndex;
+  /**
+   * What {@link #getProxy} last chose and for which record: every call while ZooKeeper names no other
+   * NameNode (the tracker hands out the same record object) returns it with a volatile read, no lock and
+   * no address parsed. A new record or a failover replaces it.
+   */
+  private volatile Choice<T> choice;
+
+  private static final class Choice<T> {
+    final ActiveRecord record;
+    final ProxyInfo<T> proxy;
+
+    Choice(ActiveRecord record, ProxyInfo<T> proxy) {
+      this.record = record;
+      this.proxy = proxy;
+    }
+  }
 
   public ZooKeeperFailoverProxyProvider(Configuration conf, URI uri, Class<T> xface, HAProxyFactory<T> factory) {
     this(conf, uri, xface, factory, HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
@@ -52,15 +68,23 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   }
 
   @Override
-  public synchronized ProxyInfo<T> getProxy() {
+  public ProxyInfo<T> getProxy() {
     ActiveRecord r = tracker.usableRecord();
-    if (r != null && r.isActive()) {
-      int i = indexOf(r);
-      if (i >= 0) {
-        currentIndex = i;
-      }
+    Choice<T> c = choice;
+    if (c != null && c.record == r) {
+      return c.proxy;
     }
-    return createProxyIfNeeded(proxies.get(currentIndex));
+    synchronized (this) {
+      if (r != null && r.isActive()) {
+        int i = indexOf(r);
+        if (i >= 0) {
+          currentIndex = i;
+        }
+      }
+      ProxyInfo<T> proxy = createProxyIfNeeded(proxies.get(currentIndex));
+      choice = new Choice<>(r, proxy);
+      return proxy;
+    }
   }
 
   @Override
@@ -90,6 +114,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
       } else {
         currentIndex = (failed + 1) % proxies.size();
       }
+      choice = null;
     }
   }
 

@@ -125,4 +125,57 @@ class ZooKeeperFailoverProxyProviderTest {
       ha.splitBrain.assertNoSplitBrain();
     }
   }
+
+  /**
+   * Every call of a client goes through {@code getProxy}: while ZooKeeper names the same active NameNode
+   * it answers without the provider's lock (here held by another thread throughout) and with the same proxy.
+   */
+  @Test
+  void getProxyTakesNoLockWhileTheActiveNameNodeStaysTheSame() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2, ZooKeeperFailoverProxyProviderTest::zooKeeperProvider,
+        c -> { })) {
+      ha.startControllers();
+      ha.awaitActive(WAIT);
+      ZooKeeperFailoverProxyProvider<org.apache.hadoop.hdfs.protocol.ClientProtocol> provider =
+          new ZooKeeperFailoverProxyProvider<>(ha.cluster.conf(), URI.create("hdfs://ns1"),
+              org.apache.hadoop.hdfs.protocol.ClientProtocol.class,
+              new org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory<>());
+      try {
+        Await.until("the provider's tracker names the active NameNode", WAIT,
+            () -> provider.getProxy() == provider.getProxy());
+        Object first = provider.getProxy();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+          synchronized (provider) {
+            held.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+        holder.start();
+        assertTrue(held.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+          Object again = caller.submit(() -> {
+            Object last = null;
+            for (int i = 0; i < 10_000; i++) {
+              last = provider.getProxy();
+            }
+            return last;
+          }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+          assertTrue(first == again, "the same proxy, without waiting for the held lock");
+        } finally {
+          release.countDown();
+          holder.join();
+          caller.shutdownNow();
+        }
+      } finally {
+        provider.close();
+      }
+    }
+  }
 }
