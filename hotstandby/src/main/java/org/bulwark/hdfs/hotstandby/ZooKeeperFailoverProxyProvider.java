@@ -118,6 +118,12 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     }
   }
 
+  /** Whether this provider knows from ZooKeeper which NameNode is active (tests wait for it). */
+  boolean tracksActiveNameNode() {
+    ActiveRecord r = tracker.usableRecord();
+    return r != null && r.isActive();
+  }
+
   private int indexOf(ActiveRecord r) {
     InetSocketAddress published = NetUtils.createSocketAddr(r.rpcAddress());
     for (int i = 0; i < proxies.size(); i++) {

@@ -141,8 +141,7 @@ class ZooKeeperFailoverProxyProviderTest {
               org.apache.hadoop.hdfs.protocol.ClientProtocol.class,
               new org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory<>());
       try {
-        Await.until("the provider's tracker names the active NameNode", WAIT,
-            () -> provider.getProxy() == provider.getProxy());
+        Await.until("the provider's tracker names the active NameNode", WAIT, provider::tracksActiveNameNode);
         Object first = provider.getProxy();
         java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
