@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.bulwark.hdfs.placement.rules.DatacenterSpreadRules;
+import org.bulwark.hdfs.placement.rules.FallbackCause;
 import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.RackSpreadRules;
+import org.bulwark.hdfs.placement.rules.WriterDatacenterReplicas;
 
 /**
  * Datacenter, rack and node placement for topologies mapped as {@code /<datacenter>/<rack>}: a block
@@ -22,7 +25,9 @@ import org.bulwark.hdfs.placement.rules.RackSpreadRules;
  *
  * <p>The first replica goes on the writer's node, as with the default policy; the second and third on
  * two different racks of one remote datacenter, that datacenter picked so datacenters fill evenly;
- * further replicas go to whichever datacenter holds fewest of the block, racks kept distinct. Racks
+ * further replicas go to whichever datacenter holds fewest of the block, racks kept distinct. With
+ * {@link PlacementKeys#WRITER_DATACENTER_REPLICAS} {@code half}, ceil(RF/2) replicas stay in the
+ * writer's datacenter on distinct racks and the rest go remote (see {@link WriterDatacenterReplicas}). Racks
  * within a datacenter are picked by fill, as {@link OneReplicaPerRackPlacementPolicy} picks them. With
  * one datacenter, or racks mapped one level deep ({@code /<rack>}), it places exactly as
  * {@link OneReplicaPerRackPlacementPolicy}. When the rule cannot be met (a datacenter without usable
@@ -31,20 +36,27 @@ import org.bulwark.hdfs.placement.rules.RackSpreadRules;
  * <p>Select with {@code dfs.block.replicator.classname}.
  */
 public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolicy {
+  private WriterDatacenterReplicas writerDatacenterReplicas = WriterDatacenterReplicas.ONE;
+
+  @Override
+  public void setConf(Configuration conf) {
+    super.setConf(conf);
+    this.writerDatacenterReplicas = PlacementKeys.WRITER_DATACENTER_REPLICAS.get(conf);
+  }
 
   @Override
   protected List<String> candidateRacks(RackFill snapshot, List<DatanodeStorageInfo> results,
-      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, Random random) {
+      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, int total, Random random) {
     if (snapshot.datacenters().size() < 2 || results.isEmpty()) {
-      return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
+      return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, total, random);
     }
     String firstDc = RackFill.datacenterOf(results.get(0).getDatanodeDescriptor().getNetworkLocation());
     Map<String, Integer> perDc = new HashMap<>();
     perRack.forEach((rack, n) -> perDc.merge(RackFill.datacenterOf(rack), n, Integer::sum));
     List<String> usable = new ArrayList<>(snapshot.datacenters());
     while (!usable.isEmpty()) {
-      String dc = DatacenterSpreadRules.next(results.size(), firstDc, perDc, usable,
-          snapshot::datacenterUtilisation, random);
+      String dc = DatacenterSpreadRules.next(results.size(), writerDatacenterReplicas.count(total), firstDc, perDc,
+          usable, snapshot::datacenterUtilisation, random);
       if (dc == null) {
         break;
       }
@@ -54,7 +66,22 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
       }
       usable.remove(dc);
     }
-    return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, random);
+    return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, total, random);
+  }
+
+  /** A block of two or more replicas left in one datacenter while the cluster has two or more. */
+  @Override
+  protected FallbackCause ruleBroken(List<DatanodeStorageInfo> results, int total) {
+    if (total < 2 || results.size() < 2 || rackFill().datacenters().size() < 2) {
+      return null;
+    }
+    String dc = RackFill.datacenterOf(results.get(0).getDatanodeDescriptor().getNetworkLocation());
+    for (DatanodeStorageInfo s : results) {
+      if (!dc.equals(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()))) {
+        return null;
+      }
+    }
+    return FallbackCause.DATACENTER;
   }
 
   /**

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
@@ -22,10 +22,16 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatusDefault
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.net.Node;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.apache.hadoop.net.NodeBase;
+import org.apache.hadoop.util.Time;
 import org.bulwark.hdfs.placement.rules.EvenFillRackChooser;
+import org.bulwark.hdfs.placement.rules.FallbackCause;
+import org.bulwark.hdfs.placement.rules.PerCauseLogGate;
 import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.RackSpreadRules;
+import org.bulwark.hdfs.placement.rules.RejectionTally;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,11 +40,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The first replica goes where Hadoop's default policy puts it (the writer's node when the writer
  * is a DataNode). Each further replica goes to a rack holding none of the block yet, chosen by
- * {@link EvenFillRackChooser} so that racks fill evenly; when there are fewer racks than replicas,
- * replicas go round the racks so per-rack counts differ by at most one. If no acceptable node is left
- * on such racks (all excluded, full, stale or decommissioning), the policy falls back to any node the
- * default policy would accept, logs that once, and the block shows as mis-replicated until the
- * NameNode can repair it: a write never fails because the ideal was out of reach.
+ * {@link EvenFillRackChooser} so that racks fill evenly, and inside that rack the less utilised of two
+ * DataNodes drawn at random, so that DataNodes fill evenly too; when there are fewer racks than
+ * replicas, replicas go round the racks so per-rack counts differ by at most one. If no acceptable node
+ * is left on such racks (all excluded, full, stale or decommissioning), the policy falls back to any
+ * node the default policy would accept, counts the fallback by cause ({@link PlacementMetrics}), logs it
+ * once per cause per {@link PlacementKeys#FALLBACK_LOG_INTERVAL}, and the block shows as mis-replicated
+ * until the NameNode can repair it: a write never fails because the ideal was out of reach.
  *
  * <p>Everything else the default policy honours (excluded and favored nodes, storage policies, stale,
  * decommissioning and in-maintenance nodes, load, space, slow nodes) is honoured, because every node is
@@ -54,7 +62,12 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
 
   private Configuration conf;
   private RackFillTracker fill = new RackFillTracker(1000);
-  private final AtomicBoolean warnedFallback = new AtomicBoolean();
+  private PlacementMetrics metrics = new PlacementMetrics(getClass().getSimpleName());
+  private long logIntervalMillis = PlacementKeys.FALLBACK_LOG_INTERVAL.get(new Configuration(false));
+  private PerCauseLogGate logGate = new PerCauseLogGate(logIntervalMillis);
+  /** Read as the default policy reads them, only to name why a node was turned down. */
+  private long staleIntervalMillis = DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT;
+  private boolean excludeSlowNodes;
   /**
    * The favored nodes a favored-node write on this thread kept, handed from {@link #chooseFavouredNodes}
    * to the choice of the remaining replicas, which Hadoop starts with an empty list of chosen nodes. The
@@ -77,7 +90,16 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   public void setConf(Configuration conf) {
     this.conf = conf;
     this.fill = new RackFillTracker(PlacementKeys.RACK_FILL_REFRESH.get(conf));
+    this.logIntervalMillis = PlacementKeys.FALLBACK_LOG_INTERVAL.get(conf);
+    this.logGate = new PerCauseLogGate(logIntervalMillis);
+    this.staleIntervalMillis = conf.getLong(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+        DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
+    this.excludeSlowNodes = conf.getBoolean(DFSConfigKeys.DFS_DATANODE_PEER_STATS_ENABLED_KEY,
+        DFSConfigKeys.DFS_DATANODE_PEER_STATS_ENABLED_DEFAULT)
+        && conf.getBoolean(DFSConfigKeys.DFS_NAMENODE_BLOCKPLACEMENTPOLICY_EXCLUDE_SLOW_NODES_ENABLED_KEY,
+        DFSConfigKeys.DFS_NAMENODE_BLOCKPLACEMENTPOLICY_EXCLUDE_SLOW_NODES_ENABLED_DEFAULT);
     TopologyTableCheck.check(conf);
+    this.metrics = new PlacementMetrics(getClass().getSimpleName()).register();
   }
 
   @Override
@@ -87,13 +109,22 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
 
   @Override
   protected int[] getMaxNodesPerRack(int numOfChosen, int numOfReplicas) {
+    int[] fitting = fitToCluster(numOfChosen, numOfReplicas);
+    return new int[] {fitting[0], RackSpreadRules.maxReplicasPerRack(fitting[1], clusterMap.getNumOfNonEmptyRacks())};
+  }
+
+  /**
+   * The replicas still to choose and the block's total, both cut to the DataNodes the cluster has (as
+   * the default policy cuts them).
+   */
+  protected final int[] fitToCluster(int numOfChosen, int numOfReplicas) {
     int clusterSize = clusterMap.getNumOfLeaves();
     int total = numOfChosen + numOfReplicas;
     if (total > clusterSize) {
       numOfReplicas -= total - clusterSize;
       total = clusterSize;
     }
-    return new int[] {numOfReplicas, RackSpreadRules.maxReplicasPerRack(total, clusterMap.getNumOfNonEmptyRacks())};
+    return new int[] {numOfReplicas, total};
   }
 
   /**
@@ -143,6 +174,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   private Node chooseInOrder(int numOfReplicas, Node writer, Set<Node> excludedNodes, long blocksize,
       int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
       EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+    int total = results.size() + numOfReplicas;
     if (results.isEmpty()) {
       DatanodeStorageInfo first = chooseLocalStorage(writer, excludedNodes, blocksize, maxNodesPerRack, results,
           avoidStaleNodes, storageTypes, true);
@@ -151,17 +183,18 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         return writer;
       }
     }
-    int missing = chooseOnLeastUsedRacks(numOfReplicas, maxNodesPerRack, excludedNodes, blocksize, maxNodesPerRack,
-        results, avoidStaleNodes, storageTypes);
+    RejectionTally<DatanodeDescriptor> rejections = new RejectionTally<>();
+    Write write = new Write(total, excludedNodes, blocksize, results, avoidStaleNodes, storageTypes, rejections);
+    int missing = chooseOnLeastUsedRacks(numOfReplicas, maxNodesPerRack, maxNodesPerRack, write);
     if (missing > 0) {
-      if (warnedFallback.compareAndSet(false, true)) {
-        LOG.warn("Could not place every replica on its own rack (racks excluded, full, stale or decommissioning):"
-            + " placing the rest on the least used racks that can take them; such blocks show as mis-replicated"
-            + " until the NameNode repairs them. Logged once.");
-      }
+      fellBack(rejections.dominant(), rejections);
       int unlimited = results.size() + missing;
-      missing = chooseOnLeastUsedRacks(missing, unlimited, excludedNodes, blocksize, unlimited, results,
-          avoidStaleNodes, storageTypes);
+      missing = chooseOnLeastUsedRacks(missing, unlimited, unlimited, write);
+    } else {
+      FallbackCause broken = ruleBroken(results, total);
+      if (broken != null) {
+        fellBack(broken, rejections);
+      }
     }
     if (missing > 0) {
       // Nothing acceptable is left anywhere: let the default search report it as Hadoop does.
@@ -171,34 +204,85 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return writer;
   }
 
+  /** What one call of the placement is choosing for, handed down to the choice of each node. */
+  private static final class Write {
+    final int total;
+    final Set<Node> excludedNodes;
+    final long blocksize;
+    final List<DatanodeStorageInfo> results;
+    final boolean avoidStaleNodes;
+    final EnumMap<StorageType, Integer> storageTypes;
+    final RejectionTally<DatanodeDescriptor> rejections;
+
+    Write(int total, Set<Node> excludedNodes, long blocksize, List<DatanodeStorageInfo> results,
+        boolean avoidStaleNodes, EnumMap<StorageType, Integer> storageTypes,
+        RejectionTally<DatanodeDescriptor> rejections) {
+      this.total = total;
+      this.excludedNodes = excludedNodes;
+      this.blocksize = blocksize;
+      this.results = results;
+      this.avoidStaleNodes = avoidStaleNodes;
+      this.storageTypes = storageTypes;
+      this.rejections = rejections;
+    }
+  }
+
+  /**
+   * A rule the placement {@code results} of a block of {@code total} replicas broke beyond the per-rack
+   * spread (which the choice itself reports), or null; here none.
+   */
+  protected FallbackCause ruleBroken(List<DatanodeStorageInfo> results, int total) {
+    return null;
+  }
+
+  /** Counts a fallback and logs it, once per cause per interval. */
+  private void fellBack(FallbackCause cause, RejectionTally<DatanodeDescriptor> rejections) {
+    metrics.count(cause);
+    long heldBack = logGate.admit(cause, Time.monotonicNow());
+    if (heldBack < 0) {
+      return;
+    }
+    String why = cause == FallbackCause.DATACENTER && rejections.dominant() != FallbackCause.NO_RACK_LEFT
+        ? " (its nodes were turned down for: " + rejections.dominant().words() + ")" : "";
+    LOG.warn("{} placed a block outside its rules, cause: {}{}. It went to the least used racks that could take"
+        + " it and shows as mis-replicated until the NameNode can repair it. {} more such placements for this cause"
+        + " since the last line; logged at most once per cause per {} ms ({}), counted in metrics"
+        + " BulwarkPlacement-{}.", getClass().getSimpleName(), cause.words(), why, heldBack,
+        logIntervalMillis, PlacementKeys.FALLBACK_LOG_INTERVAL.getName(), getClass().getSimpleName());
+  }
+
+  /** The fallbacks counted so far (tests read them here; operators through metrics2). */
+  PlacementMetrics metrics() {
+    return metrics;
+  }
+
   /**
    * Places replicas one at a time, each on a rack holding the fewest replicas of this block (none while
    * racks suffice) and fewer than {@code rackLimit}, the rack picked by fill among those. Returns how
    * many replicas could not be placed so.
    */
-  private int chooseOnLeastUsedRacks(int numOfReplicas, int rackLimit, Set<Node> excludedNodes, long blocksize,
-      int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
-      EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+  private int chooseOnLeastUsedRacks(int numOfReplicas, int rackLimit, int maxNodesPerRack, Write write)
+      throws NotEnoughReplicasException {
     TopologySnapshot snapshot = snapshot();
     Map<String, Integer> perRack = new HashMap<>();
-    for (DatanodeStorageInfo s : results) {
+    for (DatanodeStorageInfo s : write.results) {
       perRack.merge(s.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
     }
     Set<String> exhausted = new HashSet<>();
     ThreadLocalRandom random = ThreadLocalRandom.current();
     while (numOfReplicas > 0) {
-      List<String> candidates = candidateRacks(snapshot.fill, results, perRack, exhausted, rackLimit, random);
+      List<String> candidates = candidateRacks(snapshot.fill, write.results, perRack, exhausted, rackLimit,
+          write.total, random);
       if (candidates.isEmpty()) {
         break;
       }
       String rack = EvenFillRackChooser.choose(candidates, snapshot.fill, random);
-      DatanodeStorageInfo chosen = chooseInRack(snapshot, rack, excludedNodes, blocksize, maxNodesPerRack, results,
-          avoidStaleNodes, storageTypes, random);
+      DatanodeStorageInfo chosen = chooseInRack(snapshot, rack, maxNodesPerRack, write, random);
       if (chosen == null) {
         exhausted.add(rack);
         continue;
       }
-      snapshot.fill.recordPlacement(rack, blocksize);
+      snapshot.fill.recordPlacement(rack, write.blocksize);
       perRack.merge(rack, 1, Integer::sum);
       numOfReplicas--;
     }
@@ -206,13 +290,13 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   }
 
   /**
-   * Tries the nodes of {@code rack}, from a random one on, with the default policy's checks (excluded,
-   * in service, stale, space, storage type, per-rack limit, and load as the default policy weighs it),
-   * and returns the storage chosen, or null when no node of the rack can take the replica.
+   * Chooses a node of {@code rack} with the default policy's checks (excluded, in service, stale, space,
+   * storage type, per-rack limit, slow, and load as the default policy weighs it): first the less
+   * utilised of two drawn at random (so DataNodes fill evenly), then any from a random one on. Returns
+   * the storage chosen, or null when no node of the rack can take the replica.
    */
-  private DatanodeStorageInfo chooseInRack(TopologySnapshot snapshot, String rack, Set<Node> excludedNodes,
-      long blocksize, int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
-      EnumMap<StorageType, Integer> storageTypes, Random random) throws NotEnoughReplicasException {
+  private DatanodeStorageInfo chooseInRack(TopologySnapshot snapshot, String rack, int maxNodesPerRack, Write write,
+      Random random) throws NotEnoughReplicasException {
     DatanodeDescriptor[] nodes = snapshot.nodesIn(rack);
     int n = nodes.length;
     if (n == 0) {
@@ -220,17 +304,24 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     }
     double maxLoad = considerLoadFactor * snapshot.meanXceivers;
     int start = random.nextInt(n);
+    if (n > 1) {
+      DatanodeDescriptor a = nodes[start];
+      DatanodeDescriptor b = nodes[EvenFillRackChooser.otherIndex(start, n, random)];
+      if (utilisation(b, write.blocksize) < utilisation(a, write.blocksize)) {
+        DatanodeDescriptor swap = a;
+        a = b;
+        b = swap;
+      }
+      DatanodeStorageInfo storage = tryNode(a, maxLoad, maxNodesPerRack, write);
+      if (storage == null) {
+        storage = tryNode(b, maxLoad, maxNodesPerRack, write);
+      }
+      if (storage != null) {
+        return storage;
+      }
+    }
     for (int i = 0; i < n; i++) {
-      DatanodeDescriptor node = nodes[(start + i) % n];
-      if (excludedNodes.contains(node)) {
-        continue;
-      }
-      if (considerLoad && maxLoad > 0 && node.getXceiverCount() > maxLoad) {
-        continue;
-      }
-      // Hadoop's own check of one given node: in the topology, good, with a storage of a wanted type.
-      DatanodeStorageInfo storage = chooseLocalOrFavoredStorage(node, true, excludedNodes, blocksize,
-          maxNodesPerRack, results, avoidStaleNodes, storageTypes);
+      DatanodeStorageInfo storage = tryNode(nodes[(start + i) % n], maxLoad, maxNodesPerRack, write);
       if (storage != null) {
         return storage;
       }
@@ -238,12 +329,77 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return null;
   }
 
+  /** Used (and scheduled) over capacity of a DataNode; one that reported nothing yet counts as full. */
+  private static double utilisation(DatanodeDescriptor node, long blocksize) {
+    long capacity = node.getCapacity();
+    if (capacity <= 0) {
+      return 1.0;
+    }
+    return (capacity - node.getRemaining() + (double) node.getBlocksScheduled() * blocksize) / capacity;
+  }
+
+  /** The storage {@code node} takes the replica on, or null (the reason then counted). */
+  private DatanodeStorageInfo tryNode(DatanodeDescriptor node, double maxLoad, int maxNodesPerRack, Write write)
+      throws NotEnoughReplicasException {
+    if (write.excludedNodes.contains(node)) {
+      if (!write.rejections.counted(node) && !isChosen(node, write.results)) {
+        write.rejections.reject(node, FallbackCause.EXCLUDED);
+      }
+      return null;
+    }
+    if (considerLoad && maxLoad > 0 && node.getXceiverCount() > maxLoad) {
+      write.rejections.reject(node, FallbackCause.LOAD);
+      return null;
+    }
+    // Hadoop's own check of one given node: in the topology, good, with a storage of a wanted type.
+    DatanodeStorageInfo storage = chooseLocalOrFavoredStorage(node, true, write.excludedNodes, write.blocksize,
+        maxNodesPerRack, write.results, write.avoidStaleNodes, write.storageTypes);
+    if (storage == null) {
+      write.rejections.reject(node, whyNot(node, write));
+    }
+    return storage;
+  }
+
+  private static boolean isChosen(DatanodeDescriptor node, List<DatanodeStorageInfo> results) {
+    for (DatanodeStorageInfo s : results) {
+      if (s.getDatanodeDescriptor().equals(node)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Why the default policy's checks turned {@code node} down, told apart in the order it checks. */
+  private FallbackCause whyNot(DatanodeDescriptor node, Write write) {
+    if (!node.isInService()) {
+      return FallbackCause.DECOMMISSIONING;
+    }
+    if (write.avoidStaleNodes && node.isStale(staleIntervalMillis)) {
+      return FallbackCause.STALE;
+    }
+    boolean typed = false;
+    boolean room = false;
+    for (StorageReport r : node.getStorageReports()) {
+      DatanodeStorage s = r.getStorage();
+      if (s.getState() == DatanodeStorage.State.NORMAL && write.storageTypes.containsKey(s.getStorageType())) {
+        typed = true;
+        room |= r.getRemaining() >= write.blocksize;
+      }
+    }
+    if (!typed) {
+      return FallbackCause.STORAGE_TYPE;
+    }
+    // In service, fresh and with room on disk: what is left of the checks is the slow-node list (or the
+    // blocks already scheduled to the node taking its room).
+    return room && excludeSlowNodes ? FallbackCause.SLOW : FallbackCause.SPACE;
+  }
+
   /**
    * The racks that may take the next replica of a block that has {@code results} so far; the rack fill
    * then picks among them. Here: the racks holding the fewest replicas of the block.
    */
   protected List<String> candidateRacks(RackFill snapshot, List<DatanodeStorageInfo> results,
-      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, Random random) {
+      Map<String, Integer> perRack, Set<String> exhausted, int rackLimit, int total, Random random) {
     return RackSpreadRules.leastUsedRacks(snapshot.racks(), perRack, exhausted, rackLimit);
   }
 
@@ -252,7 +408,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return snapshot().fill;
   }
 
-  private TopologySnapshot snapshot() {
+  TopologySnapshot snapshot() {
     return fill.get(clusterMap);
   }
 

@@ -63,4 +63,17 @@ final class TopologySnapshot {
     DatanodeDescriptor[] n = nodesByRack.get(rack);
     return n == null ? NONE : n;
   }
+
+  /** The in-service DataNodes of each datacenter at the snapshot. */
+  Map<String, Integer> nodesPerDatacenter() {
+    Map<String, Integer> out = new HashMap<>();
+    for (String dc : fill.datacenters()) {
+      int n = 0;
+      for (String rack : fill.racksIn(dc)) {
+        n += nodesIn(rack).length;
+      }
+      out.put(dc, n);
+    }
+    return out;
+  }
 }

@@ -278,4 +278,23 @@ class OneReplicaPerRackPlacementPolicyTest {
       }
     }
   }
+
+  @Test
+  void decommissionCompletesForTheOnlyDataNodeOfARack() throws Exception {
+    try (BulwarkMiniCluster c = cluster("/r1:2,/r2:2,/r3:1").build()) {
+      List<Path> files = PolicyTestSupport.writeFromEverywhere(c, "/data", 3, 2);
+      // /r3 empties: its replicas go to the other racks, two per block on one of them.
+      DataNodeHandle leaving = c.dataNodesInRack("/r3").get(0);
+      c.startDecommission(List.of(leaving));
+      Await.until(leaving + " decommissioned", WAIT, () -> c.isDecommissioned(0, leaving));
+      String gone = c.running(leaving).getDatanodeId().getXferAddr();
+      for (BlockRacks b : BlockRacks.under(c.fs(), new Path("/data"))) {
+        assertEquals(2, b.distinctRacksWithout(gone), "both racks left hold the block: " + b);
+      }
+      for (Path p : files) {
+        c.verifyFile(p, 2 * MB);
+      }
+      assertEquals(0, PolicyTestSupport.misReplicated(c), "two racks in service: two racks are all a block can span");
+    }
+  }
 }

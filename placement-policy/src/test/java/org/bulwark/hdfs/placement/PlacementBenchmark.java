@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacementPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceRackFaultTolerantBlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyRackFaultTolerant;
@@ -23,6 +25,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.net.Node;
 import org.bulwark.hdfs.placement.rules.RackFill;
+import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,11 +34,15 @@ import org.junit.jupiter.api.Test;
  * Benchmark {@code placement} ({@code mvn -B -Pbench -Dbench=placement verify}): our two policies against
  * Hadoop's default and rack-fault-tolerant policies, in one run, without a cluster.
  *
- * <p>Part 1, throughput: {@code chooseTarget} for RF 3 on 1,000 simulated DataNodes (2 datacenters,
- * 50 racks of 20), the writer on a random DataNode or off-cluster; policies interleaved in every run
- * so that a noisy machine affects them alike. Part 2, rack fill: 100,000 blocks placed by each policy
- * from the same uneven start (racks of 3/3/2/2 DataNodes at 50/20/40/10 % full), DataNode use applied
- * every 100 blocks as heartbeats would; the std-dev of rack utilisation afterwards.
+ * <p>Peers: Hadoop's default, rack-fault-tolerant, {@code AvailableSpaceBlockPlacementPolicy} and
+ * {@code AvailableSpaceRackFaultTolerantBlockPlacementPolicy} (stock settings). Part 1, throughput:
+ * {@code chooseTarget} for RF 3 on 1,000 simulated DataNodes (2 datacenters, 50 racks of 20), the writer
+ * on a random DataNode or off-cluster; policies interleaved in every run so that a noisy machine affects
+ * them alike. Part 2, fill: 100,000 blocks placed by each policy from the same uneven start (racks of
+ * 3/3/2/2 DataNodes at 50/20/40/10 % full), DataNode use applied every 100 blocks as heartbeats would;
+ * the std-dev of rack and of DataNode utilisation afterwards. Part 3, erasure coding: 1,000 RS-3-2 and
+ * RS-6-3 block groups on three unequal datacenters (4 racks, 1 rack, 1 rack of 3 DataNodes) by the stock
+ * rack-fault-tolerant policy and ours; whether every group survives a datacenter's loss.
  */
 @Tag("bench-all")
 @Tag("bench-placement")
@@ -45,6 +52,7 @@ class PlacementBenchmark {
   private static final long BLOCK = 128L << 20;
   private static final List<Class<? extends BlockPlacementPolicyDefault>> POLICIES = List.of(
       BlockPlacementPolicyDefault.class, BlockPlacementPolicyRackFaultTolerant.class,
+      AvailableSpaceBlockPlacementPolicy.class, AvailableSpaceRackFaultTolerantBlockPlacementPolicy.class,
       OneReplicaPerRackPlacementPolicy.class, HierarchicalPlacementPolicy.class);
   private static final BlockStoragePolicy HOT = BlockStoragePolicySuite.createDefaultSuite().getDefaultPolicy();
 
@@ -65,7 +73,7 @@ class PlacementBenchmark {
   void placement() throws Exception {
     BenchReport report = BenchReport.start("placement", RUNS);
     Map<String, Throughput> results = new LinkedHashMap<>();
-    Map<String, List<Double>> rackFill = new LinkedHashMap<>();
+    Map<String, List<double[]>> rackFill = new LinkedHashMap<>();
 
     Configuration conf = conf();
     SimulatedTopology big = new SimulatedTopology(conf);
@@ -84,7 +92,7 @@ class PlacementBenchmark {
         }
       }
       for (Class<? extends BlockPlacementPolicyDefault> type : POLICIES) {
-        rackFill.computeIfAbsent(type.getName(), x -> new ArrayList<>()).add(fillRacks(type, run));
+        rackFill.computeIfAbsent(type.getName(), x -> new ArrayList<>()).add(fill(type, run));
       }
     }
 
@@ -111,12 +119,31 @@ class PlacementBenchmark {
     report.root().put("rack_util_stddev_before", round(stdDev(new double[] {50, 20, 40, 10}), 3));
     System.out.printf("%nrack utilisation std-dev after 100,000 blocks (before: %.2f points)%n",
         stdDev(new double[] {50, 20, 40, 10}));
-    for (Map.Entry<String, List<Double>> e : rackFill.entrySet()) {
-      double mean = e.getValue().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    for (Map.Entry<String, List<double[]>> e : rackFill.entrySet()) {
+      double rack = e.getValue().stream().mapToDouble(v -> v[0]).average().orElse(Double.NaN);
+      double node = e.getValue().stream().mapToDouble(v -> v[1]).average().orElse(Double.NaN);
       ObjectNode n = fillNodes.addObject();
       n.put("name", e.getKey());
-      n.put("rack_util_stddev_after", round(mean, 3));
-      System.out.printf("%-75s %8.3f points%n", e.getKey(), mean);
+      n.put("rack_util_stddev_after", round(rack, 3));
+      n.put("node_util_stddev_after", round(node, 3));
+      System.out.printf("%-75s racks %8.3f points, DataNodes %8.3f points%n", e.getKey(), rack, node);
+    }
+    ArrayNode ec = report.root().putArray("ec_placement");
+    System.out.printf("%nerasure-coded block groups on %s, 1,000 each%n", EC_LAYOUT);
+    for (Class<? extends BlockPlacementPolicyDefault> type : List.of(BlockPlacementPolicyRackFaultTolerant.class,
+        HierarchicalErasureCodedPlacementPolicy.class)) {
+      for (int[] schema : new int[][] {{3, 2}, {6, 3}}) {
+        int[] spread = placeGroups(type, schema[0] + schema[1], schema[1]);
+        ObjectNode n = ec.addObject();
+        n.put("name", "RS-" + schema[0] + "-" + schema[1] + " on " + EC_LAYOUT);
+        n.put("policy", type.getName());
+        n.put("distinct_dcs_min", spread[0]);
+        n.put("most_cells_in_one_dc_max", spread[1]);
+        n.put("groups_surviving_dc_loss", spread[2]);
+        n.put("survives_dc_loss", spread[2] == 1000);
+        System.out.printf("%-75s RS-%d-%d: DCs min %d, most cells in one DC %d, %d/1000 survive a DC's loss%n",
+            type.getName(), schema[0], schema[1], spread[0], spread[1], spread[2]);
+      }
     }
     System.out.println("written to " + report.write());
   }
@@ -169,8 +196,44 @@ class PlacementBenchmark {
     return policy.chooseTarget("/bench/f", 3, writer, new ArrayList<>(), false, null, BLOCK, HOT, null);
   }
 
-  /** Places 100,000 1-MiB blocks on the seed's uneven racks; returns the rack utilisation std-dev after. */
-  private static double fillRacks(Class<? extends BlockPlacementPolicyDefault> type, int run) {
+  private static final String EC_LAYOUT = "/dc1: 4 racks, /dc2: 1 rack, /dc3: 1 rack, 3 DataNodes each";
+
+  /**
+   * Places 1,000 block groups of {@code width} cells on {@link #EC_LAYOUT}; returns the fewest
+   * datacenters a group spans, the most cells one datacenter holds, and the groups surviving the loss
+   * of any one datacenter (no datacenter holding more than {@code parity} cells).
+   */
+  private static int[] placeGroups(Class<? extends BlockPlacementPolicyDefault> type, int width, int parity) {
+    Configuration conf = conf();
+    SimulatedTopology t = new SimulatedTopology(conf);
+    for (int r = 1; r <= 4; r++) {
+      t.addRack("/dc1/r" + r, 3, 100L << 40, 0);
+    }
+    t.addRack("/dc2/r5", 3, 100L << 40, 0).addRack("/dc3/r6", 3, 100L << 40, 0);
+    BlockPlacementPolicy policy = t.policy(type, conf);
+    Random random = new Random(3);
+    int dcsMin = Integer.MAX_VALUE;
+    int mostMax = 0;
+    int surviving = 0;
+    for (int g = 0; g < 1000; g++) {
+      Node writer = g % 2 == 0 ? null : t.nodes.get(random.nextInt(t.nodes.size()));
+      List<String> dcs = new ArrayList<>();
+      for (DatanodeStorageInfo s : policy.chooseTarget("/ec/f", width, writer, new ArrayList<>(), false, null, BLOCK, HOT, null)) {
+        dcs.add(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()));
+      }
+      int most = dcs.size() == width ? StripeSpreadRules.mostInOneDatacenter(dcs) : width;
+      dcsMin = Math.min(dcsMin, new HashSet<>(dcs).size());
+      mostMax = Math.max(mostMax, most);
+      surviving += most <= parity ? 1 : 0;
+    }
+    return new int[] {dcsMin, mostMax, surviving};
+  }
+
+  /**
+   * Places 100,000 1-MiB blocks on the seed's uneven racks; returns the std-dev of rack and of DataNode
+   * utilisation after, in points.
+   */
+  private static double[] fill(Class<? extends BlockPlacementPolicyDefault> type, int run) {
     Configuration conf = conf();
     // The simulation has no clock: DataNode use changes only at the simulated heartbeats below.
     conf.set(PlacementKeys.RACK_FILL_REFRESH.getName(), "0");
@@ -206,17 +269,20 @@ class PlacementBenchmark {
       }
     }
     double[] pct = new double[racks.length];
+    double[] nodePct = new double[n];
     int node = 0;
     for (int r = 0; r < racks.length; r++) {
       long sum = 0;
       for (int k = 0; k < sizes[r]; k++) {
+        nodePct[node] = 100.0 * used[node] / capacity;
         sum += used[node++];
       }
       pct[r] = 100.0 * sum / (capacity * sizes[r]);
     }
-    System.out.printf("  %s run %d: racks %s %%%n", type.getSimpleName(), run, Arrays.toString(
-        Arrays.stream(pct).map(p -> Math.round(p * 10) / 10.0).toArray()));
-    return stdDev(pct);
+    System.out.printf("  %s run %d: racks %s %%, DataNodes %s %%%n", type.getSimpleName(), run,
+        Arrays.toString(Arrays.stream(pct).map(p -> Math.round(p * 10) / 10.0).toArray()),
+        Arrays.toString(Arrays.stream(nodePct).map(p -> Math.round(p * 10) / 10.0).toArray()));
+    return new double[] {stdDev(pct), stdDev(nodePct)};
   }
 
   private static double stdDev(double[] v) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
@@ -25,10 +26,16 @@ final class SimulatedTopology {
 
   /** Adds {@code count} DataNodes of {@code capacity} bytes, {@code used} of them used, to {@code rack}. */
   SimulatedTopology addRack(String rack, int count, long capacity, long used) {
+    return addRack(rack, count, capacity, used, StorageType.DEFAULT);
+  }
+
+  /** Adds {@code count} DataNodes whose one storage is of {@code type}. */
+  SimulatedTopology addRack(String rack, int count, long capacity, long used, StorageType type) {
     for (int i = 0; i < count; i++) {
       int n = nodes.size();
       String ip = "10." + (n >> 16 & 255) + "." + (n >> 8 & 255) + "." + (n & 255);
-      DatanodeDescriptor d = DFSTestUtil.createDatanodeStorageInfo("s" + n, ip, rack, "h" + n).getDatanodeDescriptor();
+      DatanodeDescriptor d = DFSTestUtil.createDatanodeStorageInfo("s" + n, ip, rack, "h" + n, type, null)
+          .getDatanodeDescriptor();
       nodes.add(d);
       setUsed(n, capacity, used);
       topology.add(d);
@@ -45,6 +52,17 @@ final class SimulatedTopology {
     d.setDfsUsed(used);
     d.setRemaining(capacity - used);
     d.setBlockPoolUsed(used);
+  }
+
+  /** The DataNodes of {@code rack}, in the order added. */
+  List<DatanodeDescriptor> inRack(String rack) {
+    List<DatanodeDescriptor> out = new ArrayList<>();
+    for (DatanodeDescriptor d : nodes) {
+      if (d.getNetworkLocation().equals(rack)) {
+        out.add(d);
+      }
+    }
+    return out;
   }
 
   /** A policy as the NameNode makes one (configuration first, then the topology; no cluster stats). */

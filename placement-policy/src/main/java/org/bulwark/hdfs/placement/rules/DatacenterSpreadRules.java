@@ -8,9 +8,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Which datacenter takes a block's next replica under hierarchical placement (the seed's rule): the
- * first replica near the writer, the second and third on two racks of one remote datacenter, further
- * replicas in whichever datacenter holds fewest of the block. With two or more datacenters a block of
- * three or more replicas then survives the loss of any one datacenter.
+ * first {@code local} replicas in the writer's datacenter (one by default, ceil(RF/2) as HDFS-17868
+ * proposes, see {@link WriterDatacenterReplicas}), the next two on two racks of one remote datacenter,
+ * further replicas in whichever datacenter holds fewest of the block. With two or more datacenters a
+ * block of two or more replicas then survives the loss of any one datacenter.
  */
 public final class DatacenterSpreadRules {
   private DatacenterSpreadRules() {
@@ -21,17 +22,21 @@ public final class DatacenterSpreadRules {
    * {@code usable} (the datacenters that still have a rack able to take it).
    *
    * @param placed replicas of the block placed so far (at least one)
+   * @param local replicas the writer's datacenter (the first replica's) is to hold
    * @param firstDatacenter datacenter of the first replica
    * @param perDatacenter replicas of the block in each datacenter so far (absent means none)
    * @param utilisation fill of a datacenter, to spread remote copies evenly
    */
-  public static String next(int placed, String firstDatacenter, Map<String, Integer> perDatacenter,
+  public static String next(int placed, int local, String firstDatacenter, Map<String, Integer> perDatacenter,
       List<String> usable, ToDoubleFunction<String> utilisation, Random random) {
     if (usable.isEmpty()) {
       return null;
     }
-    if (placed == 1 || placed == 2) {
-      // Replicas 2 and 3 share one remote datacenter: the one already holding a replica, if any.
+    if (placed < local && usable.contains(firstDatacenter)) {
+      return firstDatacenter;
+    }
+    if (placed == local || placed == local + 1) {
+      // The first two remote replicas share one remote datacenter: the one already holding one, if any.
       for (String dc : usable) {
         if (!dc.equals(firstDatacenter) && perDatacenter.containsKey(dc)) {
           return dc;
@@ -41,6 +46,15 @@ public final class DatacenterSpreadRules {
       remote.remove(firstDatacenter);
       return remote.isEmpty() ? null : EvenFillRackChooser.choose(remote, utilisation, random);
     }
+    return fewest(perDatacenter, usable, utilisation, random);
+  }
+
+  /**
+   * Of {@code usable} (not empty), a datacenter holding the fewest replicas of the block, the less
+   * utilised of two such picked at random.
+   */
+  public static String fewest(Map<String, Integer> perDatacenter, List<String> usable,
+      ToDoubleFunction<String> utilisation, Random random) {
     List<String> fewest = new ArrayList<>();
     int least = Integer.MAX_VALUE;
     for (String dc : usable) {

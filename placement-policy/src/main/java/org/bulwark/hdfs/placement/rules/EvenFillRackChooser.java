@@ -27,10 +27,7 @@ public final class EvenFillRackChooser {
       return candidates.get(0);
     }
     int a = random.nextInt(n);
-    int b = random.nextInt(n - 1);
-    if (b >= a) {
-      b++;
-    }
+    int b = otherIndex(a, n, random);
     String first = candidates.get(a);
     String second = candidates.get(b);
     double ua = utilisation.applyAsDouble(first);
@@ -39,5 +36,11 @@ public final class EvenFillRackChooser {
       return first;
     }
     return ua < ub ? first : second;
+  }
+
+  /** An index below {@code n} (at least 2) other than {@code a}, uniformly at random: the second choice. */
+  public static int otherIndex(int a, int n, Random random) {
+    int b = random.nextInt(n - 1);
+    return b >= a ? b + 1 : b;
   }
 }

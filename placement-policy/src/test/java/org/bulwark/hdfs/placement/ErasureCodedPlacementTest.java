@@ -1,0 +1,77 @@
+package org.bulwark.hdfs.placement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.StoppedDataNodes;
+import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Erasure-coded files (RS-3-2) on a NameNode whose {@code dfs.block.placement.ec.classname} is
+ * {@link HierarchicalErasureCodedPlacementPolicy}, on three unequal datacenters (the stock
+ * rack-fault-tolerant policy puts three of five cells in the one with four racks there): every block
+ * group has at most two cells per datacenter, and every file reads back with any one datacenter stopped.
+ */
+class ErasureCodedPlacementTest {
+  private static final long MB = 1 << 20;
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final String UNEQUAL_DCS = "/dc1/r1:1,/dc1/r2:1,/dc1/r3:1,/dc1/r4:1,/dc2/r5:2,/dc3/r6:2";
+  private static final String RS_3_2 = SystemErasureCodingPolicies.getByID(SystemErasureCodingPolicies.RS_3_2_POLICY_ID).getName();
+
+  @Test
+  void rs32FilesSurviveTheLossOfAnyDatacenter() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(UNEQUAL_DCS)
+        .placementPolicy(HierarchicalPlacementPolicy.class)
+        .configure(conf -> conf.set("dfs.block.placement.ec.classname", HierarchicalErasureCodedPlacementPolicy.class.getName()))
+        .build()) {
+      BlockPlacementPolicy ec = c.activeNamesystem(0).getBlockManager().getStriptedBlockPlacementPolicy();
+      assertTrue(ec instanceof HierarchicalErasureCodedPlacementPolicy, String.valueOf(ec));
+      c.fs().enableErasureCodingPolicy(RS_3_2);
+      c.fs().mkdirs(new Path("/ec"));
+      c.fs().setErasureCodingPolicy(new Path("/ec"), RS_3_2);
+      List<Path> files = new ArrayList<>();
+      long[] lengths = {1, MB / 2, 3 * MB, 7 * MB + 5};
+      for (int i = 0; i < lengths.length; i++) {
+        Path p = new Path("/ec/f" + i);
+        c.writeFile(0, p, lengths[i], WriteOrigin.offCluster(), 1);
+        files.add(p);
+      }
+      List<BlockRacks> groups = BlockRacks.under(c.fs(), new Path("/ec"));
+      assertTrue(groups.size() >= lengths.length, groups.toString());
+      for (BlockRacks g : groups) {
+        List<String> dcs = g.racks().stream().map(org.bulwark.hdfs.placement.rules.RackFill::datacenterOf).toList();
+        assertTrue(StripeSpreadRules.mostInOneDatacenter(dcs) <= 2, "at most the parity count per datacenter: " + g);
+      }
+      for (String dc : List.of("/dc1", "/dc2", "/dc3")) {
+        StoppedDataNodes stopped = c.stopDatacenter(dc);
+        for (int i = 0; i < files.size(); i++) {
+          assertEquals(lengths[i], c.verifyFile(files.get(i), lengths[i]), files.get(i) + " without " + dc);
+        }
+        c.restart(stopped);
+        Await.until("8 live DataNodes", WAIT, () -> c.liveDataNodes(0) == 8);
+      }
+      assertEquals(0, ((HierarchicalErasureCodedPlacementPolicy) ec).metrics().total(), "no group fell back");
+      // Operators find the fallback counters (per policy class and JVM) on the NameNode's JMX.
+      MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+      Set<ObjectName> beans = jmx.queryNames(new ObjectName("Hadoop:service=*,name=BulwarkPlacement-HierarchicalErasureCodedPlacementPolicy"), null);
+      assertEquals(1, beans.size(), beans.toString());
+      assertTrue(jmx.getAttribute(beans.iterator().next(), "FallbacksDatacenter") instanceof Long);
+    }
+  }
+}
