@@ -22,6 +22,8 @@ import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Time;
+import org.bulwark.hdfs.balancer.BalancerKeys;
+import org.bulwark.hdfs.balancer.exec.ActiveNameNodeState;
 import org.bulwark.hdfs.balancer.exec.AvailabilityBalancer;
 import org.bulwark.hdfs.balancer.exec.BalancerSettings;
 import org.bulwark.hdfs.balancer.exec.IterationResult;
@@ -107,8 +109,18 @@ public final class AvailabilityRun {
       if (settings.reportFile() != null) {
         balancer.countBlocksBefore();
       }
+      List<URI> namespaces = new ArrayList<>();
+      for (NameNodeConnector c : selected) {
+        namespaces.add(c.getNameNodeUri());
+      }
+      ReportedStoragesWait reported = new ReportedStoragesWait(new ActiveNameNodeState(conf),
+          BalancerKeys.REPORTED_STORAGES_WAIT.get(conf), out, Time::monotonicNow);
       ExitStatus status = ExitStatus.IN_PROGRESS;
       for (int iteration = 0; status == ExitStatus.IN_PROGRESS; iteration++) {
+        if (!reported.await(namespaces)) {
+          status = ExitStatus.NO_MOVE_PROGRESS;
+          break;
+        }
         IterationResult r = balancer.runIteration();
         progress.iteration(iteration, r);
         status = r.status();

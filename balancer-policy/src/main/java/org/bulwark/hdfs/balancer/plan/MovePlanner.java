@@ -1,8 +1,11 @@
 package org.bulwark.hdfs.balancer.plan;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedList;
 import java.util.List;
@@ -18,10 +21,12 @@ import java.util.TreeSet;
  * made only where balance needs them, and a move that would lower it is never made. In order:
  * <ol>
  * <li>over-utilised sources shed what takes them inside half the threshold, by rack-adding moves;</li>
- * <li>what they still must shed, by rack-keeping moves;</li>
- * <li>under-utilised targets take what brings them inside half the threshold by rack-adding moves
- * from any source, first within the stock per-iteration amounts, then letting a source go down to
- * half the threshold below the average;</li>
+ * <li>under-utilised targets take what brings them inside half the threshold by rack-adding moves from
+ * any source (before rack-keeping moves take their room: above-average sources often hold the blocks
+ * that can add a rack);</li>
+ * <li>over-utilised sources shed what they still must by rack-keeping moves;</li>
+ * <li>under-utilised targets take more rack-adding moves, letting a source go down to half the
+ * threshold below the average;</li>
  * <li>and what they still lack, by rack-keeping moves.</li>
  * </ol>
  * Nodes are taken inside half the threshold, not to the average as the stock balancer aims: fewer
@@ -76,8 +81,10 @@ public final class MovePlanner {
     byUtilisationDescending(sources, c);
     a.openTargets();
     a.giveAway(over, true, true);
-    a.giveAway(over, true, false);
+    // Rack-adding moves into under-utilised targets from any source before rack-keeping moves take
+    // their room: above-average sources often hold the blocks that can add a rack.
     a.fillNeedyTargets(sources, true);
+    a.giveAway(over, true, false);
     // Sources may go down to half the threshold below the average for moves that add a rack:
     // the bytes under-utilised targets must take are the same, more of them can add a rack.
     for (int s : sources) {
@@ -85,7 +92,7 @@ public final class MovePlanner {
     }
     a.fillNeedyTargets(sources, true);
     a.fillNeedyTargets(sources, false);
-    return new Plan(a.moves, addingPossible(a.moves, candidates));
+    return new Plan(a.moves, addingPossible(a, candidates));
   }
 
   /**
@@ -115,40 +122,84 @@ public final class MovePlanner {
     byUtilisationDescending(sources, c);
     a.openTargets();
     a.giveAway(sources, false, true);
-    return new Plan(a.moves, addingPossible(a.moves, candidates));
+    return new Plan(a.moves, addingPossible(a, candidates));
   }
 
   /**
-   * How many of {@code moves} go to a rack that some candidate could have been moved onto adding a rack:
-   * a block whose source shares its rack with another replica, and that has no replica on the target's
-   * rack. One pass over the candidates counts, per rack, the capable blocks already on it.
+   * Which of the planned moves a rack-adding move could have replaced: the best share any plan could
+   * reach. {@link RackAddingBound} gives the most rack-adding moves the sources' budgets and the racks'
+   * rooms allow, and how many of them each source gives and each rack takes. Every planned move serves
+   * a need, its source's (an over-utilised node shedding bytes) or its target's (an under-utilised node
+   * taking them), and only a move serving the same need can replace it: a source's moves up to its
+   * share of the bound, a target's up to its rack's. Rack-adding moves count first.
    */
-  private Set<PlannedMove> addingPossible(List<PlannedMove> moves, Map<Integer, List<BlockCandidate>> candidates) {
-    Set<PlannedMove> possible = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    if (moves.isEmpty()) {
+  private Set<PlannedMove> addingPossible(Assigner a, Map<Integer, List<BlockCandidate>> candidates) {
+    Set<PlannedMove> possible = Collections.newSetFromMap(new IdentityHashMap<>());
+    if (a.moves.isEmpty()) {
       return possible;
     }
-    long capable = 0;
-    Map<Integer, Long> onRack = new java.util.HashMap<>();
+    long bytes = 0;
+    long count = 0;
+    for (List<BlockCandidate> blocks : candidates.values()) {
+      for (BlockCandidate b : blocks) {
+        bytes += b.size();
+        count++;
+      }
+    }
+    long typicalSize = count == 0 ? 1 : Math.max(1, bytes / count);
+    RackAddingBound bound = new RackAddingBound();
+    Set<Integer> racksWithRoom = new HashSet<>();
+    for (int t = 0; t < a.targetRoomAtStart.length; t++) {
+      long blocks = a.targetRoomAtStart[t] / typicalSize;
+      if (blocks > 0) {
+        bound.room(racks.rackOf(t), blocks, a.targetMustAtStart[t] > 0);
+        racksWithRoom.add(racks.rackOf(t));
+      }
+    }
     Set<BlockCandidate> seen = new HashSet<>();
     for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
+      int source = e.getKey();
+      if (!a.mayGive[source]) {
+        continue;
+      }
+      bound.sourceBudget(source, a.giveAtStart[source] / typicalSize);
       for (BlockCandidate b : e.getValue()) {
-        if (!racks.sourceRackShared(b.holders(), e.getKey()) || !seen.add(b)) {
+        if (!racks.sourceRackShared(b.holders(), source) || !seen.add(b)) {
           continue;
         }
-        capable++;
-        Set<Integer> blockRacks = new HashSet<>();
+        Set<Integer> lacking = new TreeSet<>(racksWithRoom);
         for (int h : b.holders()) {
-          blockRacks.add(racks.rackOf(h));
+          lacking.remove(racks.rackOf(h));
         }
-        for (int r : blockRacks) {
-          onRack.merge(r, 1L, Long::sum);
+        if (!lacking.isEmpty()) {
+          bound.block(source, lacking.stream().mapToInt(Integer::intValue).toArray(), !a.over[source]);
         }
       }
     }
-    for (PlannedMove m : moves) {
-      if (m.addsRack() || capable - onRack.getOrDefault(racks.rackOf(m.target()), 0L) > 0) {
+    long left = bound.max();
+    Map<Integer, Long> sourceLeft = new HashMap<>();
+    Map<Integer, Long> rackLeft = new HashMap<>();
+    for (PlannedMove m : a.moves) {
+      if (m.addsRack()) {
         possible.add(m);
+        left--;
+        sourceLeft.merge(m.source(), -1L, Long::sum);
+        rackLeft.merge(racks.rackOf(m.target()), -1L, Long::sum);
+      }
+    }
+    for (int i = 0; i < a.moves.size() && left > 0; i++) {
+      PlannedMove m = a.moves.get(i);
+      if (m.addsRack()) {
+        continue;
+      }
+      boolean forTarget = a.servesTarget.get(i);
+      Map<Integer, Long> quota = forTarget ? rackLeft : sourceLeft;
+      int key = forTarget ? racks.rackOf(m.target()) : m.source();
+      long q = quota.getOrDefault(key, 0L) + (forTarget ? bound.intoRack(key) : bound.fromSource(key));
+      if (q > 0) {
+        possible.add(m);
+        left--;
+        quota.merge(key, -1L, Long::sum);
       }
     }
     return possible;
@@ -171,6 +222,14 @@ public final class MovePlanner {
     final int[] fillingCursor;
     final Set<BlockCandidate> planned = new HashSet<>();
     final List<PlannedMove> moves = new ArrayList<>();
+    /** Per move (by index): whether it was planned for its target's need rather than its source's. */
+    final BitSet servesTarget = new BitSet();
+    /** Budgets as planning started: which nodes may give, which have room. */
+    boolean[] mayGive;
+    boolean[] over;
+    long[] targetMustAtStart;
+    long[] giveAtStart;
+    long[] targetRoomAtStart;
     final TreeSet<Integer> targets;
     long budget;
 
@@ -196,6 +255,17 @@ public final class MovePlanner {
     }
 
     void openTargets() {
+      mayGive = new boolean[sourceLeft.length];
+      for (int s = 0; s < sourceLeft.length; s++) {
+        mayGive[s] = sourceLeft[s] > 0;
+      }
+      giveAtStart = sourceLeft.clone();
+      targetMustAtStart = targetMust.clone();
+      over = new boolean[sourceLeft.length];
+      for (int s = 0; s < sourceLeft.length; s++) {
+        over[s] = sourceMust[s] > 0;
+      }
+      targetRoomAtStart = targetLeft.clone();
       for (int t = 0; t < targetLeft.length; t++) {
         if (targetLeft[t] > 0) {
           targets.add(t);
@@ -217,7 +287,7 @@ public final class MovePlanner {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
           long limit = untilMust ? sourceMust[s] : sourceLeft[s];
-          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false)) {
+          if (limit <= 0 || !moveOne(s, cursor, addingOnly, false, false)) {
             i.remove();
           }
         }
@@ -231,7 +301,7 @@ public final class MovePlanner {
       while (!active.isEmpty() && hasNeedyTarget()) {
         for (Iterator<Integer> i = active.iterator(); i.hasNext();) {
           int s = i.next();
-          if (sourceLeft[s] <= 0 || !moveOne(s, cursor, addingOnly, true)) {
+          if (sourceLeft[s] <= 0 || !moveOne(s, cursor, addingOnly, true, true)) {
             i.remove();
           }
         }
@@ -248,7 +318,7 @@ public final class MovePlanner {
      * target: rooms only shrink); a block too big for what the source or the budget has left now
      * stays, since the source may be allowed more later (the half-threshold extension).
      */
-    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly) {
+    private boolean moveOne(int s, int[] cursor, boolean addingOnly, boolean needyOnly, boolean forTarget) {
       List<BlockCandidate> blocks = candidates.getOrDefault(s, Collections.emptyList());
       boolean passed = true;
       for (int i = cursor[s]; i < blocks.size(); i++) {
@@ -261,6 +331,7 @@ public final class MovePlanner {
         } else {
           int t = chooseTarget(b, s, addingOnly, needyOnly);
           if (t >= 0) {
+            servesTarget.set(moves.size(), forTarget);
             assign(b, s, t);
             if (passed) {
               cursor[s] = i + 1;

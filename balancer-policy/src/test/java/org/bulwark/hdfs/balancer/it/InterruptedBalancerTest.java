@@ -3,6 +3,7 @@ package org.bulwark.hdfs.balancer.it;
 import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
 import static org.bulwark.hdfs.balancer.it.SkewedCluster.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -16,9 +17,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.bulwark.hdfs.balancer.BalancerKeys;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -95,16 +98,53 @@ class InterruptedBalancerTest {
       Await.until("a move landed", WAIT, () -> reportedUse(c) != baseline || run.isDone());
       c.mini().transitionToStandby(0);
       c.mini().transitionToActive(1);
-      BalancerRuns during = run.get();
-      // After a failover the new active NameNode offers no blocks from a storage until that
-      // storage's next full block report (getBlocks skips stale storages): the stock balancer
-      // then stops with NO_MOVE_BLOCK, and so does this one.
-      assertTrue(during.exit == 0 || during.exit == ExitStatus.NO_MOVE_BLOCK.getExitCode()
-          || during.exit == ExitStatus.IO_EXCEPTION.getExitCode(), during.console);
+      // The new active NameNode holds back deletions until every storage has reported: the run waits
+      // for that (bulwark.balancer.reported-storages.wait) instead of piling up copies, and goes on
+      // once the DataNodes have sent their reports.
+      Thread.sleep(3000);
       c.mini().triggerBlockReports();
+      BalancerRuns during = run.get();
+      assertEquals(0, during.exit, during.console);
+      assertTrue(during.console.contains("The cluster is balanced. Exiting..."), during.console);
 
       assertNothingLost(c, data);
-      rerunConverges(c, data);
+      data.awaitMovesSettled();
+      data.verifyAll();
+    }
+  }
+
+  @Test
+  void afterAFailoverARunWaitsForTheStoragesReportsOrExitsSayingWhatSettlesIt() throws Exception {
+    try (BulwarkMiniCluster c = slowMoves(BulwarkMiniCluster.builder()).nameNodesPerNameservice(2).build()) {
+      SkewedCluster data = skew(c);
+      c.mini().transitionToStandby(0);
+      c.mini().transitionToActive(1);
+      long usedBefore = reportedUse(c);
+      Configuration shortWait = new Configuration(c.conf());
+      // Longer than the 15 s after an activation in which a NameNode's figures are not trusted yet.
+      shortWait.set(BalancerKeys.REPORTED_STORAGES_WAIT.getName(), "20s");
+      BalancerRuns gaveUp = BalancerRuns.run(shortWait, "-policy", "availability");
+      assertEquals(ExitStatus.NO_MOVE_PROGRESS.getExitCode(), gaveUp.exit, gaveUp.console);
+      assertTrue(gaveUp.console.contains("storages' block reports since it became active")
+          && gaveUp.console.contains("exiting without moving") && gaveUp.console.contains("-triggerBlockReport"),
+          gaveUp.console);
+      assertEquals(usedBefore, reportedUse(c), "nothing was copied");
+
+      CompletableFuture<BalancerRuns> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return BalancerRuns.run(c.conf(), "-policy", "availability");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(5000);
+      assertFalse(run.isDone(), "still waiting for the reports");
+      c.mini().triggerBlockReports();
+      BalancerRuns waited = run.get();
+      assertEquals(0, waited.exit, waited.console);
+      assertTrue(waited.console.contains("Every storage has reported to the active NameNodes: balancing."), waited.console);
+      assertTrue(waited.console.contains("The cluster is balanced. Exiting..."), waited.console);
+      assertNothingLost(c, data);
     }
   }
 

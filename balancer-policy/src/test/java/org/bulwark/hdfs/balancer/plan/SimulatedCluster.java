@@ -68,6 +68,49 @@ final class SimulatedCluster {
     add(new int[] {writer, second, third});
   }
 
+  /**
+   * Writes one block of {@code rf} replicas as the default policy does on any layout: the writer's
+   * node, then a node on another rack, then another node on that rack (or, lacking one, on a third
+   * rack), further replicas anywhere not used yet.
+   */
+  void writeDefault(int writer, int rf, Random random) {
+    List<Integer> chosen = new ArrayList<>();
+    chosen.add(writer);
+    if (rf >= 2) {
+      int second = anyNode(random, n -> rackOf[n] != rackOf[writer], chosen);
+      chosen.add(second < 0 ? anyNode(random, n -> true, chosen) : second);
+    }
+    if (rf >= 3) {
+      int onSecondRack = anyNode(random, n -> rackOf[n] == rackOf[chosen.get(1)], chosen);
+      chosen.add(onSecondRack >= 0 ? onSecondRack : anyNode(random, n -> true, chosen));
+    }
+    while (chosen.size() < rf) {
+      chosen.add(anyNode(random, n -> true, chosen));
+    }
+    add(chosen.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** Writes one block of {@code rf} replicas one per rack (Bulwark's policy): the writer's node, then new racks. */
+  void writeOnePerRack(int writer, int rf, Random random) {
+    List<Integer> chosen = new ArrayList<>();
+    chosen.add(writer);
+    while (chosen.size() < rf) {
+      int next = anyNode(random, n -> chosen.stream().noneMatch(c -> rackOf[c] == rackOf[n]), chosen);
+      chosen.add(next >= 0 ? next : anyNode(random, n -> true, chosen));
+    }
+    add(chosen.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private int anyNode(Random random, java.util.function.IntPredicate wanted, List<Integer> chosen) {
+    List<Integer> options = new ArrayList<>();
+    for (int n = 0; n < nodes(); n++) {
+      if (wanted.test(n) && !chosen.contains(n)) {
+        options.add(n);
+      }
+    }
+    return options.isEmpty() ? -1 : options.get(random.nextInt(options.size()));
+  }
+
   void add(int[] replicaHolders) {
     if (blockCount == holders.length) {
       holders = Arrays.copyOf(holders, holders.length * 2);

@@ -1,0 +1,154 @@
+package org.bulwark.hdfs.balancer.exec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.commons.io.IOUtils;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtil;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.HAUtilClient;
+import org.apache.hadoop.hdfs.web.URLConnectionFactory;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.client.AuthenticationException;
+
+/**
+ * What a namespace's active NameNode says on its JMX about storages it has not heard a block report
+ * from since it became active ({@code NumStaleStorages}) and the mis-replicated blocks whose excess
+ * replicas it holds back until then ({@code PostponedMisreplicatedBlocks}). While either is above zero,
+ * {@code getBlocks} skips those storages and a balancer's copies keep their sources: a run then piles
+ * up copies. No RPC carries these figures, so they are read over the NameNode's HTTP server, as an
+ * operator's monitoring reads them.
+ */
+public final class ActiveNameNodeState {
+  /**
+   * Every FSNamesystem bean: one in a NameNode's JVM; several where NameNodes share a JVM (a test
+   * cluster), where the active one's is taken.
+   */
+  private static final String FSNAMESYSTEM_QUERY = "/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*";
+  /** The NameNode's status MXBean: live values, among them the time of its last HA transition. */
+  private static final String STATUS_QUERY = "/jmx?qry=Hadoop:service=NameNode,name=NameNodeStatus*";
+  /** How long after an activation the figures are not trusted: a metrics period and a heartbeat check. */
+  static final long FIGURES_LAG_MILLIS = 15_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The metrics source, not the {@code FSNamesystemState} MXBean the query also matches. */
+  private static final java.util.regex.Pattern FSNAMESYSTEM =
+      java.util.regex.Pattern.compile("Hadoop:service=NameNode,name=FSNamesystem(-\\d+)?");
+
+  /** The figures of one namespace's active NameNode. */
+  public static final class Reading {
+    public final String nameNode;
+    public final long staleStorages;
+    public final long postponedBlocks;
+
+    /** Figures read; -1 for both where the namespace's NameNodes named no active one yet. */
+    public Reading(String nameNode, long staleStorages, long postponedBlocks) {
+      this.nameNode = nameNode;
+      this.staleStorages = staleStorages;
+      this.postponedBlocks = postponedBlocks;
+    }
+
+    public boolean known() {
+      return staleStorages >= 0;
+    }
+
+    public boolean settled() {
+      return staleStorages == 0 && postponedBlocks == 0;
+    }
+  }
+
+  private final Configuration conf;
+  private final URLConnectionFactory connections;
+
+  public ActiveNameNodeState(Configuration conf) {
+    this.conf = conf;
+    this.connections = URLConnectionFactory.newDefaultURLConnectionFactory(conf);
+  }
+
+  /**
+   * Reads the active NameNode of the namespace {@code nameNodeUri} names; null when its NameNodes
+   * answer but none as active, or the active one became so less than {@link #FIGURES_LAG_MILLIS} ago
+   * (its stale-storage count is refreshed by its heartbeat monitor and served through the metrics
+   * system's cache, so for some seconds after an activation it still says 0); throws when none answers.
+   */
+  public Reading read(URI nameNodeUri) throws IOException {
+    IOException last = null;
+    boolean answered = false;
+    List<URI> addresses = httpAddresses(nameNodeUri);
+    for (URI http : addresses) {
+      try {
+        JsonNode beans = JSON.readTree(fetch(http, FSNAMESYSTEM_QUERY)).path("beans");
+        answered = true;
+        if (recentlyActivated(http)) {
+          continue;
+        }
+        for (JsonNode bean : beans) {
+          if (FSNAMESYSTEM.matcher(bean.path("name").asText()).matches()
+              && "active".equals(bean.path("tag.HAState").asText("active"))) {
+            return new Reading(http.getAuthority(), bean.path("NumStaleStorages").asLong(),
+                bean.path("PostponedMisreplicatedBlocks").asLong());
+          }
+        }
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    if (answered) {
+      return null;
+    }
+    throw last != null ? last : new IOException("no NameNode of " + nameNodeUri + " at " + addresses);
+  }
+
+  private List<URI> httpAddresses(URI nameNodeUri) throws IOException {
+    String scheme = DFSUtil.getHttpPolicy(conf).isHttpEnabled() ? "http" : "https";
+    List<URI> out = new ArrayList<>();
+    if (HAUtilClient.isLogicalUri(conf, nameNodeUri)) {
+      Map<String, InetSocketAddress> nns = DFSUtilClient.getHaNnWebHdfsAddresses(conf,
+          "http".equals(scheme) ? "webhdfs" : "swebhdfs").get(nameNodeUri.getHost());
+      if (nns != null) {
+        for (InetSocketAddress a : nns.values()) {
+          out.add(URI.create(scheme + "://" + a.getHostString() + ":" + a.getPort()));
+        }
+      }
+    } else {
+      out.add(DFSUtil.getInfoServer(DFSUtilClient.getNNAddress(nameNodeUri), conf, scheme));
+    }
+    return out;
+  }
+
+  /** Whether the active NameNode answering at {@code http} became active less than the figures' lag ago. */
+  private boolean recentlyActivated(URI http) throws IOException {
+    for (JsonNode bean : JSON.readTree(fetch(http, STATUS_QUERY)).path("beans")) {
+      long since = bean.path("LastHATransitionTime").asLong(0);
+      if ("active".equals(bean.path("State").asText()) && since > 0
+          && System.currentTimeMillis() - since < FIGURES_LAG_MILLIS) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String fetch(URI http, String query) throws IOException {
+    URLConnection c;
+    try {
+      c = connections.openConnection(new URL(http + query), UserGroupInformation.isSecurityEnabled());
+    } catch (AuthenticationException e) {
+      throw new IOException("cannot authenticate to " + http + ": " + e.getMessage(), e);
+    }
+    c.setConnectTimeout(5000);
+    c.setReadTimeout(10000);
+    try (InputStream in = c.getInputStream()) {
+      return IOUtils.toString(in, StandardCharsets.UTF_8);
+    }
+  }
+}
