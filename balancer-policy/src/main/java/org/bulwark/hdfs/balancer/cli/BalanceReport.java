@@ -74,6 +74,8 @@ final class BalanceReport {
     out.printf("  %-28s %d: %d adding a rack (%.1f%%), %d keeping the rack count%n", "block moves", moves,
         record.movesAddingRack(), moves == 0 ? 0.0 : record.movesAddingRack() * 100.0 / moves,
         record.movesKeepingRack());
+    out.printf("  %-28s %d of the %d moves (the best share any plan could reach: %.1f%%)%n", "could have added a rack",
+        record.movesAddingRackPossible(), moves, moves == 0 ? 100.0 : record.movesAddingRackPossible() * 100.0 / moves);
     if (record.before() != null) {
       out.printf("  %-28s %.2f -> %.2f points (largest distance from average after: %.2f)%n",
           "DataNode utilisation std-dev", record.before().stdDev(), record.after().stdDev(),

@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.balancer.plan;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,7 +28,9 @@ import java.util.TreeSet;
  * <li>over-utilised sources shed what they still must by rack-keeping moves;</li>
  * <li>under-utilised targets take more rack-adding moves, letting a source go down to half the
  * threshold below the average;</li>
- * <li>and what they still lack, by rack-keeping moves.</li>
+ * <li>and what they still lack, by rack-keeping moves;</li>
+ * <li>where a need remains because no block fits the rooms left, targets take a block bigger than
+ * their room, as the stock dispatcher lets them (a target overshoots by less than one block).</li>
  * </ol>
  * Nodes are taken inside half the threshold, not to the average as the stock balancer aims: fewer
  * bytes move, and every node still ends well inside the threshold. As in the stock pairing,
@@ -92,6 +95,13 @@ public final class MovePlanner {
     }
     a.fillNeedyTargets(sources, true);
     a.fillNeedyTargets(sources, false);
+    if (a.needsRemain(over)) {
+      // What whole blocks could not do inside the rooms: as the stock dispatcher, let a target with
+      // room left take a block bigger than that room (each overshoots by less than one block).
+      a.allowOvershoot();
+      a.giveAway(over, true, false);
+      a.fillNeedyTargets(sources, false);
+    }
     return new Plan(a.moves, addingPossible(a, candidates));
   }
 
@@ -232,6 +242,8 @@ public final class MovePlanner {
     long[] targetRoomAtStart;
     final TreeSet<Integer> targets;
     long budget;
+    /** Whether a target with room left may take a block bigger than that room. */
+    boolean overshoot;
 
     Assigner(int n, Map<Integer, List<BlockCandidate>> candidates, long budget) {
       sourceLeft = new long[n];
@@ -308,6 +320,26 @@ public final class MovePlanner {
       }
     }
 
+    /** Whether an over-utilised source must still shed bytes, or an under-utilised target take some. */
+    boolean needsRemain(List<Integer> over) {
+      for (int s : over) {
+        if (sourceMust[s] > 0) {
+          return true;
+        }
+      }
+      return hasNeedyTarget();
+    }
+
+    /**
+     * Lets targets take blocks bigger than their room from here on. The rack-keeping cursors start
+     * over: blocks they passed for want of room may fit now.
+     */
+    void allowOvershoot() {
+      overshoot = true;
+      Arrays.fill(keepingCursor, 0);
+      Arrays.fill(fillingCursor, 0);
+    }
+
     private boolean hasNeedyTarget() {
       return !targets.isEmpty() && targetMust[targets.first()] > 0;
     }
@@ -356,7 +388,7 @@ public final class MovePlanner {
         if (needyOnly && !needy) {
           break;
         }
-        if (targetLeft[t] < size) {
+        if (targetLeft[t] < size && !overshoot) {
           if (needy) {
             continue;
           }

@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.io.FileUtils;
+import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.balancer.plan.Classification;
 import org.bulwark.hdfs.balancer.plan.NodeUsage;
 import org.bulwark.hdfs.balancer.plan.ScalePlanning;
@@ -28,34 +30,55 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's comparison on a mini cluster: 10 DataNodes on racks of 3/3/2/2, two namespaces,
- * RF 3. Each run builds one initial layout, keeps a copy of the cluster's storage, and starts
- * every contender (no balancing, the stock datanode and blockpool policies, availability) on its
- * own copy, so all start from the very same replicas. Moves, rack gains and bytes are read from
- * the NameNodes before and after, the same way for every contender; iterations from each
- * balancer's progress lines. Also times the planner alone on 2,000 simulated DataNodes holding
- * ten million replicas.
+ * The seed's comparison on mini clusters. Each run builds one initial layout, keeps a copy of the
+ * cluster's storage, and starts every contender (no balancing, the stock datanode policy with and without
+ * {@code -sortTopNodes}, the stock blockpool policy, availability) on its own copy, so all start from the
+ * very same replicas. Moves, rack gains and bytes are read from the NameNodes before and after, the same
+ * way for every contender; iterations from each balancer's progress lines. Scenarios:
+ * <ul>
+ * <li>{@code skewed-writers}: 10 DataNodes on racks of 3/3/2/2, two namespaces, writers on one DataNode
+ * per rack (the seed's setup);</li>
+ * <li>{@code two-empty-datanodes-added}: the same cluster, 8 DataNodes filled evenly, then 2 join empty;</li>
+ * <li>{@code new-rack-added}: 24 DataNodes on 6 racks of 4, 5 racks filled evenly, then a whole rack of
+ * 4 empty DataNodes joins; moves bound by {@code dfs.datanode.balance.bandwidthPerSec} (512 KB/s), every
+ * other setting stock, so a run's time is the DataNodes' copying rather than the balancer's pauses.</li>
+ * </ul>
+ * Also times the planner alone on 2,000 simulated DataNodes holding ten million replicas.
  */
 @Tag("bench-all")
 @Tag("bench-balancer-policies")
 class BalancerPoliciesBenchmark {
-  private static final String TOPOLOGY = "/r1:3,/r2:3,/r3:2,/r4:2";
-  private static final long CAPACITY = 128 * MB;
-  private static final long FILE = 2 * MB;
-  private static final double THRESHOLD = 10;
-  private static final List<String> POLICIES = Arrays.asList("initial", "datanode", "blockpool", "availability");
+  private static final List<String> POLICIES =
+      Arrays.asList("initial", "datanode", "datanode-sortTopNodes", "blockpool", "availability");
   private static final Pattern PROGRESS = Pattern.compile(
       "\\s(\\d+)\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+(\\d+)\\s+(hdfs://\\S+)");
 
   private final File work = new File(System.getProperty("test.build.data", "target/test-data"), "balancer-bench");
+
+  /** How a scenario's initial layout is written on its freshly started cluster. */
+  private interface LayoutWriter {
+    /** Writes the layout; returns the number of files. */
+    int write(BulwarkMiniCluster c, SkewedCluster data) throws Exception;
+  }
+
+  /** A cluster shape, its settings and how its layout is written. */
+  private record Scenario(String name, String topology, int nameservices, long capacity, long fileLength,
+      double threshold, Consumer<Configuration> settings, LayoutWriter layout) {
+    BulwarkMiniCluster cluster(File dir, boolean reuse) throws Exception {
+      BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology(topology).nameservices(nameservices)
+          .capacity(capacity).baseDir(dir).configure(settings);
+      return (reuse ? b.reuseStorage() : b).build();
+    }
+  }
 
   @Test
   void balancerPolicies() throws Exception {
     int runs = Integer.getInteger("bench.runs", 3);
     BenchReport report = BenchReport.start("balancer-policies", runs);
     List<Map<String, Object>> scenarios = new ArrayList<>();
-    scenarios.add(scenario("skewed-writers", runs, false));
-    scenarios.add(scenario("two-empty-datanodes-added", runs, true));
+    scenarios.add(scenario(skewedWriters(), runs));
+    scenarios.add(scenario(twoEmptyDataNodesAdded(), runs));
+    scenarios.add(scenario(newRackAdded(), runs));
     ObjectMapper json = new ObjectMapper();
     report.root().set("scenarios", json.valueToTree(scenarios));
     double[] sim = planAtScale();
@@ -69,17 +92,70 @@ class BalancerPoliciesBenchmark {
     System.out.println("wrote " + out);
   }
 
-  private Map<String, Object> scenario(String name, int runs, boolean addEmptyNodes) throws Exception {
+  /**
+   * Writers on one DataNode per rack, as map tasks spread over racks, until the settled layout (pipeline
+   * leftovers deleted) has a DataNode utilisation std-dev of at least 13 points: a restart recounts
+   * DataNode use from disk and has shown up to 2 points less.
+   */
+  private static Scenario skewedWriters() {
+    return new Scenario("skewed-writers", "/r1:3,/r2:3,/r3:2,/r4:2", 2, 128 * MB, 2 * MB, 10, conf -> { }, (c, data) -> {
+      List<DataNodeHandle> dns = c.dataNodes();
+      List<DataNodeHandle> writers = Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8));
+      data.write(writers, 13, 400);
+      data.awaitMovesSettled();
+      while (data.settledUtilisation().dataNodeStdDev() < 13 && data.fileCount() < 400) {
+        data.writeMore(writers, 8);
+        data.awaitMovesSettled();
+      }
+      return data.fileCount();
+    });
+  }
+
+  /** 8 DataNodes filled evenly by writers on each of them; then 2 more join, empty. */
+  private static Scenario twoEmptyDataNodesAdded() {
+    return new Scenario("two-empty-datanodes-added", "/r1:3,/r2:3,/r3:2,/r4:2", 2, 128 * MB, 2 * MB, 10, conf -> { },
+        (c, data) -> {
+          List<DataNodeHandle> dns = c.dataNodes();
+          List<DataNodeHandle> late = Arrays.asList(dns.get(2), dns.get(5));
+          return writeWithLateJoiners(c, data, late, 64);
+        });
+  }
+
+  /**
+   * 20 DataNodes on 5 racks filled evenly by writers on each of them to about 45 %; then a sixth rack of
+   * 4 empty DataNodes joins. At 512 KB/s per DataNode the new ones need well over 30 s to take their share.
+   */
+  private static Scenario newRackAdded() {
+    return new Scenario("new-rack-added", "/r1:4,/r2:4,/r3:4,/r4:4,/r5:4,/r6:4", 1, 64 * MB, 2 * MB, 10,
+        conf -> conf.setLong("dfs.datanode.balance.bandwidthPerSec", 512 * 1024),
+        (c, data) -> writeWithLateJoiners(c, data, c.dataNodesInRack("/r6"), 96));
+  }
+
+  /** Writes {@code files} files from every DataNode but {@code late}, which join empty afterwards. */
+  private static int writeWithLateJoiners(BulwarkMiniCluster c, SkewedCluster data, List<DataNodeHandle> late,
+      int files) throws Exception {
+    StoppedDataNodes stopped = c.stop(late);
+    c.declareDead(stopped);
+    List<DataNodeHandle> writers = new ArrayList<>(c.dataNodes());
+    writers.removeAll(late);
+    data.writeMore(writers, files);
+    data.settledUtilisation();
+    c.restart(stopped);
+    data.awaitMovesSettled();
+    return data.fileCount();
+  }
+
+  private Map<String, Object> scenario(Scenario scenario, int runs) throws Exception {
     Map<String, List<Map<String, Object>>> byPolicy = new LinkedHashMap<>();
     for (int run = 0; run < runs; run++) {
-      File template = new File(work, name + "-template");
+      File template = new File(work, scenario.name() + "-template");
       FileUtils.deleteQuietly(template);
-      int files = buildLayout(template, addEmptyNodes);
+      int files = buildLayout(scenario, template);
       for (String policy : POLICIES) {
-        File copy = new File(work, name + "-" + policy);
+        File copy = new File(work, scenario.name() + "-" + policy);
         FileUtils.deleteQuietly(copy);
         FileUtils.copyDirectory(template, copy);
-        byPolicy.computeIfAbsent(policy, p -> new ArrayList<>()).add(runPolicy(copy, files, policy));
+        byPolicy.computeIfAbsent(policy, p -> new ArrayList<>()).add(runPolicy(scenario, copy, files, policy));
         FileUtils.deleteQuietly(copy);
       }
       FileUtils.deleteQuietly(template);
@@ -87,50 +163,30 @@ class BalancerPoliciesBenchmark {
     List<Map<String, Object>> policies = new ArrayList<>();
     byPolicy.forEach((policy, results) -> policies.add(median(results)));
     Map<String, Object> s = new LinkedHashMap<>();
-    s.put("name", name);
+    s.put("name", scenario.name());
+    s.put("topology", scenario.topology());
     s.put("policies", policies);
     s.put("runs", runs);
     return s;
   }
 
   /** Writes the initial layout and stops the cluster, leaving its storage in {@code dir}. */
-  private int buildLayout(File dir, boolean addEmptyNodes) throws Exception {
-    BulwarkMiniCluster c = cluster(dir, false);
+  private static int buildLayout(Scenario scenario, File dir) throws Exception {
+    BulwarkMiniCluster c = scenario.cluster(dir, false);
     try {
-      List<DataNodeHandle> dns = c.dataNodes();
-      SkewedCluster data = new SkewedCluster(c, FILE);
-      if (addEmptyNodes) {
-        // 8 DataNodes filled evenly by writers on each of them; then 2 more join, empty
-        StoppedDataNodes late = c.stop(Arrays.asList(dns.get(2), dns.get(5)));
-        c.declareDead(late);
-        List<DataNodeHandle> writers = new ArrayList<>(dns);
-        writers.removeAll(Arrays.asList(dns.get(2), dns.get(5)));
-        data.writeMore(writers, 64);
-        data.settledUtilisation();
-        c.restart(late);
-      } else {
-        // writers on one DataNode per rack, as map tasks spread over racks, until the settled layout
-        // (pipeline leftovers deleted) has a DataNode utilisation std-dev of at least 13 points: a
-        // restart recounts DataNode use from disk and has shown up to 2 points less
-        List<DataNodeHandle> writers = Arrays.asList(dns.get(0), dns.get(3), dns.get(6), dns.get(8));
-        data.write(writers, 13, 400);
-        data.awaitMovesSettled();
-        while (data.settledUtilisation().dataNodeStdDev() < 13 && data.fileCount() < 400) {
-          data.writeMore(writers, 8);
-          data.awaitMovesSettled();
-        }
-      }
+      SkewedCluster data = new SkewedCluster(c, scenario.fileLength());
+      int files = scenario.layout().write(c, data);
       data.awaitMovesSettled();
       data.settledUtilisation();
-      return data.fileCount();
+      return files;
     } finally {
       c.closeKeepingStorage();
     }
   }
 
-  private Map<String, Object> runPolicy(File dir, int files, String policy) throws Exception {
-    try (BulwarkMiniCluster c = cluster(dir, true)) {
-      SkewedCluster data = SkewedCluster.restarted(c, FILE, files);
+  private Map<String, Object> runPolicy(Scenario scenario, File dir, int files, String policy) throws Exception {
+    try (BulwarkMiniCluster c = scenario.cluster(dir, true)) {
+      SkewedCluster data = SkewedCluster.restarted(c, scenario.fileLength(), files);
       // the restarted NameNode's own clean-up (postponed or excess replicas) is over before measuring
       data.settledUtilisation();
       data.awaitMovesSettled();
@@ -139,7 +195,7 @@ class BalancerPoliciesBenchmark {
       long start = System.nanoTime();
       String console = "";
       if (!policy.equals("initial")) {
-        console = runBalancer(c, policy);
+        console = runBalancer(c, policy, scenario.threshold());
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       data.awaitMovesSettled();
@@ -150,17 +206,19 @@ class BalancerPoliciesBenchmark {
 
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("policy", policy);
-      r.put("threshold", THRESHOLD);
+      r.put("threshold", scenario.threshold());
       r.put("iterations", iterationsWithMoves(console));
       r.put("duration_s", seconds);
       r.put("bytes_moved", moves[2]);
-      r.put("bytes_min_to_move", minBytesToMove(before));
+      r.put("mb_per_s", seconds == 0 ? 0.0 : moves[2] / (double) MB / seconds);
+      r.put("bytes_min_to_move", minBytesToMove(before, scenario.threshold()));
       r.put("moves", moves[0]);
       r.put("moves_adding_rack", moves[1]);
       r.put("moves_keeping_rack", moves[0] - moves[1]);
       r.put("dn_util_stddev_before", before.dataNodeStdDev());
       r.put("dn_util_stddev_after", after.dataNodeStdDev());
       r.put("dn_util_max_dev_after", maxDeviation(after));
+      r.put("dn_over_threshold_after", overThreshold(after, scenario.threshold()));
       r.put("rack_util_before", racks(before));
       r.put("rack_util_after", racks(after));
       r.put("blocks_by_rack_count_before", layoutBefore.blocksByRackCount());
@@ -171,30 +229,33 @@ class BalancerPoliciesBenchmark {
         r.put("reported_moves", Long.parseLong(own.group(1)));
         r.put("reported_moves_adding_rack", Long.parseLong(own.group(2)));
       }
-      System.out.printf("%-13s moves %4d adding %4d iterations %d bytes %6.1f MB stddev %.2f -> %.2f max dev %.2f %.1fs%n",
-          policy, moves[0], moves[1], iterationsWithMoves(console), moves[2] / (double) MB,
+      Matcher possible = Pattern.compile("could have added a rack\\s+(\\d+) of").matcher(console);
+      if (possible.find()) {
+        r.put("moves_adding_rack_possible", Long.parseLong(possible.group(1)));
+      }
+      System.out.printf("%-26s %-22s moves %4d adding %4d iterations %d bytes %6.1f MB stddev %.2f -> %.2f max dev %.2f %.1fs%n",
+          scenario.name(), policy, moves[0], moves[1], iterationsWithMoves(console), moves[2] / (double) MB,
           before.dataNodeStdDev(), after.dataNodeStdDev(), maxDeviation(after), seconds);
       return r;
     }
   }
 
-  private static BulwarkMiniCluster cluster(File dir, boolean reuse) throws Exception {
-    BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology(TOPOLOGY).nameservices(2)
-        .capacity(CAPACITY).baseDir(dir);
-    return (reuse ? b.reuseStorage() : b).build();
-  }
-
-  private static String runBalancer(BulwarkMiniCluster c, String policy) throws Exception {
-    String[] args = {"-policy", policy, "-threshold", String.valueOf(THRESHOLD)};
-    if (policy.equals("availability")) {
-      return BalancerRuns.run(c.conf(), args).console;
+  /** Runs one contender; its console (the stock balancer's progress lines come on System.out). */
+  private static String runBalancer(BulwarkMiniCluster c, String policy, double threshold) throws Exception {
+    List<String> args = new ArrayList<>(Arrays.asList("-threshold", String.valueOf(threshold)));
+    if (policy.equals("datanode-sortTopNodes")) {
+      args.addAll(Arrays.asList("-policy", "datanode", "-sortTopNodes"));
+    } else {
+      args.addAll(Arrays.asList("-policy", policy));
     }
-    // the stock balancer prints its progress to System.out
+    if (policy.equals("availability")) {
+      return BalancerRuns.run(c.conf(), args.toArray(new String[0])).console;
+    }
     PrintStream stdout = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setOut(new PrintStream(captured, true, "UTF-8"));
     try {
-      BalancerRuns.run(c.conf(), args);
+      BalancerRuns.run(c.conf(), args.toArray(new String[0]));
     } finally {
       System.setOut(stdout);
     }
@@ -219,18 +280,28 @@ class BalancerPoliciesBenchmark {
     return moving.size();
   }
 
-  private static long minBytesToMove(Utilisation u) {
+  private static long minBytesToMove(Utilisation u, double threshold) {
     List<NodeUsage> usages = new ArrayList<>();
     for (int i = 0; i < u.dataNodes().size(); i++) {
       Utilisation.Entry e = u.dataNodes().get(i);
       usages.add(new NodeUsage(i, e.capacity(), e.used(), e.capacity() - e.used(), true));
     }
-    return Classification.classify(usages.size(), usages, THRESHOLD, Long.MAX_VALUE).bytesLeftToMove();
+    return Classification.classify(usages.size(), usages, threshold, Long.MAX_VALUE).bytesLeftToMove();
+  }
+
+  /** DataNodes still above the average plus the threshold. */
+  private static long overThreshold(Utilisation u, double threshold) {
+    double avg = average(u);
+    return u.dataNodes().stream().filter(e -> e.percent() > avg + threshold).count();
+  }
+
+  private static double average(Utilisation u) {
+    return u.dataNodes().stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
+        / u.dataNodes().stream().mapToLong(Utilisation.Entry::capacity).sum();
   }
 
   private static double maxDeviation(Utilisation u) {
-    double avg = u.dataNodes().stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
-        / u.dataNodes().stream().mapToLong(Utilisation.Entry::capacity).sum();
+    double avg = average(u);
     return u.dataNodes().stream().mapToDouble(e -> Math.abs(e.percent() - avg)).max().orElse(0);
   }
 

@@ -1,11 +1,14 @@
 package org.bulwark.hdfs.balancer.it;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -50,6 +53,40 @@ final class LayoutDiff {
     Map<String, Object> out = new java.util.LinkedHashMap<>();
     counts.forEach((k, v) -> out.put(String.valueOf(k), v));
     return out;
+  }
+
+  /** Replica bytes on the DataNode at {@code ipAddress}, as the NameNodes place them. */
+  long bytesOn(String ipAddress) {
+    long bytes = 0;
+    for (String block : blocksOn(ipAddress)) {
+      bytes += sizes.get(block)[0];
+    }
+    return bytes;
+  }
+
+  /** The blocks with a replica on the DataNode at {@code ipAddress} (any transfer port). */
+  Set<String> blocksOn(String ipAddress) {
+    Set<String> blocks = new TreeSet<>();
+    holders.forEach((block, names) -> {
+      for (String name : names) {
+        if (name.startsWith(ipAddress + ":")) {
+          blocks.add(block);
+        }
+      }
+    });
+    return blocks;
+  }
+
+  /** The blocks that sit on fewer racks in {@code after} than here, each with its two rack counts. */
+  List<String> racksLowered(LayoutDiff after) {
+    List<String> lowered = new ArrayList<>();
+    racks.forEach((block, before) -> {
+      Integer now = after.racks.get(block);
+      if (now != null && now < before) {
+        lowered.add(block + " " + before + " -> " + now + " racks");
+      }
+    });
+    return lowered;
   }
 
   /** {moves, moves adding a rack, bytes moved} from this layout to {@code after}. */

@@ -58,6 +58,23 @@ class MovePlannerTest {
   }
 
   @Test
+  void aTargetWithRoomLeftTakesABlockBiggerThanThatRoomWhenNothingElseBalances() {
+    // average 39.7 %: node 0 over-utilised (50 %); its block's other replica is on node 1, so node 2 is the
+    // only target, with 6.7 MB to the average for a 10 MB block; the stock dispatcher moves it there
+    int[] rackOf = {0, 1, 2};
+    BlockCandidate b = new BlockCandidate(0, 7, 10 * MB, new int[] {0, 1});
+    Classification c = Classification.classify(3, Arrays.asList(
+        new NodeUsage(0, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(1, 1000 * MB, 300 * MB, 700 * MB, true),
+        new NodeUsage(2, 1000 * MB, 390 * MB, 610 * MB, true)), 10, 1L << 40);
+    assertEquals(UtilisationClass.OVER_UTILISED, c.classOf(0));
+    assertTrue(c.maxBytesToMove(2) > 0 && c.maxBytesToMove(2) < b.size(), String.valueOf(c.maxBytesToMove(2)));
+    Plan plan = new MovePlanner(rackOf, MoveCheck.RACKS_ONLY).balance(c, only(0, b));
+    assertEquals(1, plan.moves().size(), plan.moves().toString());
+    assertEquals(2, plan.moves().get(0).target());
+  }
+
+  @Test
   void neverLowersTheRackCount() {
     // the source holds the block's lone replica on rack 0; the only target shares rack 1 with another
     int[] rackOf = {0, 1, 1, 2};

@@ -1,0 +1,175 @@
+package org.bulwark.hdfs.balancer.it;
+
+import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.commons.io.FileUtils;
+import org.apache.hadoop.fs.Path;
+import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
+import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
+import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The availability balancer against the stock one on seeded random layouts we did not design: 2-6 racks
+ * of 1-4 DataNodes, 1-3 writers on DataNodes, files of replication 2 and 3, thresholds 5-10, written with
+ * Hadoop's default placement policy or one replica per rack. Each layout is written once and both
+ * balancers start from their own copy of its storage. Wherever the stock {@code datanode} policy balances
+ * (exit 0), the availability policy must too: exit 0, every DataNode within the threshold after, no
+ * block on fewer racks than before, and a share of rack-adding moves of at least 0.95 of the best share
+ * any plan could reach there (the report's {@code moves_adding_rack_possible}).
+ */
+class StockBalancerDifferentialTest {
+  private static final long FILE = MB;
+  private static final long CAPACITY = 48 * MB;
+  private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 20);
+
+  @TempDir
+  File tmp;
+
+  /** Seeds 1 to {@code bulwark.differential.layouts}, or those {@code bulwark.differential.seeds} lists. */
+  static Stream<Integer> seeds() {
+    String only = System.getProperty("bulwark.differential.seeds", "");
+    return only.isEmpty() ? IntStream.rangeClosed(1, LAYOUTS).boxed()
+        : Arrays.stream(only.split(",")).map(String::trim).map(Integer::valueOf);
+  }
+
+  /** One generated layout: topology, writers, replication per file, threshold, placement. */
+  record Layout(int seed, String topology, int dataNodes, int[] writers, int[] replication, int threshold,
+      boolean onePerRack) {
+    static Layout generate(int seed) {
+      Random random = new Random(seed);
+      int racks = 2 + random.nextInt(5);
+      StringBuilder topology = new StringBuilder();
+      int dataNodes = 0;
+      for (int r = 1; r <= racks; r++) {
+        int size = 1 + random.nextInt(4);
+        dataNodes += size;
+        topology.append(r > 1 ? "," : "").append("/r").append(r).append(':').append(size);
+      }
+      int[] writers = new int[1 + random.nextInt(3)];
+      for (int w = 0; w < writers.length; w++) {
+        writers[w] = random.nextInt(dataNodes);
+      }
+      // writers fill to about 60 % at most; the cluster's average stays well below
+      int[] replication = new int[Math.min(4 * dataNodes, 28 * writers.length)];
+      for (int f = 0; f < replication.length; f++) {
+        replication[f] = Math.min(dataNodes, random.nextBoolean() ? 2 : 3);
+      }
+      return new Layout(seed, topology.toString(), dataNodes, writers, replication, 5 + random.nextInt(6),
+          random.nextBoolean());
+    }
+
+    @Override
+    public String toString() {
+      return "seed " + seed + ": " + topology + ", writers " + Arrays.toString(writers) + ", "
+          + replication.length + " files, threshold " + threshold + (onePerRack ? ", one per rack" : ", default placement");
+    }
+  }
+
+  /** What one balancer did to its copy of the layout. */
+  record Outcome(int exit, String console, double maxDeviation, List<String> racksLowered, long[] moves, JsonNode report) {
+  }
+
+  @ParameterizedTest(name = "layout {0}")
+  @MethodSource("seeds")
+  void availabilityBalancesWhereverTheStockBalancerDoes(int seed) throws Exception {
+    Layout layout = Layout.generate(seed);
+    File template = new File(tmp, "template");
+    long start = System.nanoTime();
+    write(layout, template);
+    File copy = new File(tmp, "copy");
+    FileUtils.copyDirectory(template, copy);
+    long written = System.nanoTime();
+    Outcome stock = balance(layout, template, "datanode");
+    long stockDone = System.nanoTime();
+    Outcome ours = balance(layout, copy, "availability");
+    System.out.printf("differential %s (written in %.1f s, stock run %.1f s, availability run %.1f s)%n"
+        + "  datanode     exit %d, moves %d (%d adding a rack), max dev %.2f%n"
+        + "  availability exit %d, moves %d (%d adding a rack, %d possible), max dev %.2f%n", layout,
+        (written - start) / 1e9, (stockDone - written) / 1e9, (System.nanoTime() - stockDone) / 1e9, stock.exit,
+        stock.moves[0], stock.moves[1], stock.maxDeviation, ours.exit, ours.moves[0], ours.moves[1],
+        ours.report == null ? -1 : ours.report.path("moves_adding_rack_possible").asLong(), ours.maxDeviation);
+    if (stock.exit != 0) {
+      return; // the claim is about layouts the stock balancer can balance
+    }
+    assertEquals(0, ours.exit, layout + "\n" + ours.console);
+    assertTrue(ours.maxDeviation <= layout.threshold, layout + ": max deviation " + ours.maxDeviation + "\n" + ours.console);
+    assertEquals(List.of(), ours.racksLowered, layout + ": blocks on fewer racks");
+    long moves = ours.report.path("moves").asLong();
+    long adding = ours.report.path("moves_adding_rack").asLong();
+    long possible = ours.report.path("moves_adding_rack_possible").asLong();
+    if (moves > 0) {
+      double needed = 0.95 * Math.min(1.0, (double) possible / moves);
+      assertTrue((double) adding / moves >= needed - 1e-9,
+          layout + ": " + adding + " of " + moves + " moves add a rack, " + possible + " could");
+    }
+  }
+
+  private static BulwarkMiniCluster.Builder cluster(Layout layout, File dir) {
+    BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology(layout.topology).capacity(CAPACITY).baseDir(dir);
+    return layout.onePerRack ? b.placementPolicy(OneReplicaPerRackPlacementPolicy.class) : b;
+  }
+
+  /** Writes the layout's files from its writers and stops the cluster, leaving its storage in {@code dir}. */
+  private static void write(Layout layout, File dir) throws Exception {
+    BulwarkMiniCluster c = cluster(layout, dir).build();
+    try {
+      List<DataNodeHandle> dns = c.dataNodes();
+      for (int f = 0; f < layout.replication.length; f++) {
+        DataNodeHandle writer = dns.get(layout.writers[f % layout.writers.length]);
+        c.writeFile(0, new Path("/data/f" + f), FILE, WriteOrigin.fromDataNode(writer), layout.replication[f]);
+      }
+      new SkewedCluster(c, FILE).awaitNameNodesSettled();
+    } finally {
+      c.closeKeepingStorage();
+    }
+  }
+
+  private Outcome balance(Layout layout, File dir, String policy) throws Exception {
+    try (BulwarkMiniCluster c = cluster(layout, dir).reuseStorage().build()) {
+      SkewedCluster settle = new SkewedCluster(c, FILE);
+      settle.awaitNameNodesSettled();
+      LayoutDiff before = LayoutDiff.read(c);
+      File report = new File(tmp, policy + ".json");
+      List<String> args = new ArrayList<>(List.of("-policy", policy, "-threshold", String.valueOf(layout.threshold)));
+      if (policy.equals("availability")) {
+        args.addAll(List.of("-report", report.getPath()));
+      }
+      long start = System.nanoTime();
+      BalancerRuns run = BalancerRuns.run(c.conf(), args.toArray(new String[0]));
+      System.out.printf("  %s balancer itself %.1f s%n", policy, (System.nanoTime() - start) / 1e9);
+      settle.awaitNameNodesSettled();
+      LayoutDiff after = LayoutDiff.read(c);
+      for (int f = 0; f < layout.replication.length; f++) {
+        c.verifyFile(0, new Path("/data/f" + f), FILE);
+      }
+      JsonNode json = report.isFile() ? new ObjectMapper().readTree(report) : null;
+      return new Outcome(run.exit, run.console, maxDeviation(c.dataNodes(), after), before.racksLowered(after),
+          before.movesTo(after), json);
+    }
+  }
+
+  /**
+   * The largest distance of a DataNode's utilisation from the average, by the replicas the NameNode
+   * places on each (what the DataNodes report lags it by a heartbeat and adds checksum files, under 1 %).
+   */
+  private static double maxDeviation(List<DataNodeHandle> dataNodes, LayoutDiff layout) {
+    double[] percent = dataNodes.stream().mapToDouble(dn -> layout.bytesOn(dn.ipAddress()) * 100.0 / CAPACITY).toArray();
+    double average = Arrays.stream(percent).average().orElse(0);
+    return Arrays.stream(percent).map(p -> Math.abs(p - average)).max().orElse(0);
+  }
+}
