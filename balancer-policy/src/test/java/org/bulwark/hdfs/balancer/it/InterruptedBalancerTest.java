@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.bulwark.hdfs.balancer.BalancerKeys;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.balancer.exec.ActiveNameNodeState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -119,6 +120,13 @@ class InterruptedBalancerTest {
       SkewedCluster data = skew(c);
       c.mini().transitionToStandby(0);
       c.mini().transitionToActive(1);
+      // The NameNode refreshes its stale-storage count every few seconds (every recheck interval on a
+      // real one): the run is started once the count it reads shows the failover.
+      ActiveNameNodeState state = new ActiveNameNodeState(c.conf());
+      Await.until("the active NameNode counts its unreported storages", WAIT, () -> {
+        ActiveNameNodeState.Reading r = state.read(c.uri(0));
+        return r != null && r.staleStorages > 0;
+      });
       LayoutDiff before = LayoutDiff.read(c);
       Configuration shortWait = new Configuration(c.conf());
       // Longer than the 15 s after an activation in which a NameNode's figures are not trusted yet.
