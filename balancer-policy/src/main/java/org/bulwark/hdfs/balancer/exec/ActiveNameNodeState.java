@@ -36,6 +36,12 @@ public final class ActiveNameNodeState {
    * cluster), where the active one's is taken.
    */
   private static final String FSNAMESYSTEM_QUERY = "/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*";
+  /**
+   * The namesystem's state MXBean: its stale-storage count read live (the metrics source above serves a
+   * cached copy, and where NameNodes share a JVM a stopped one's source can outlive it; this bean is
+   * unregistered when its NameNode stops).
+   */
+  private static final String STATE_QUERY = "/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState*";
   /** The NameNode's status MXBean: live values, among them the time of its last HA transition. */
   private static final String STATUS_QUERY = "/jmx?qry=Hadoop:service=NameNode,name=NameNodeStatus*";
   /** How long after an activation the figures are not trusted: a metrics period and a heartbeat check. */
@@ -62,8 +68,13 @@ public final class ActiveNameNodeState {
       return staleStorages >= 0;
     }
 
+    /**
+     * Every storage has reported since the activation. Postponed blocks are not waited for: the
+     * NameNode rescans them every redundancy round once their storages have reported, and moves made
+     * meanwhile have their excess replicas deleted as usual.
+     */
     public boolean settled() {
-      return staleStorages == 0 && postponedBlocks == 0;
+      return staleStorages == 0;
     }
   }
 
@@ -92,12 +103,21 @@ public final class ActiveNameNodeState {
         if (recentlyActivated(http)) {
           continue;
         }
+        // One NameNode per JVM on a real cluster; where several share one (test clusters), the largest
+        // figures: only an active NameNode marks its storages stale.
+        long postponed = -1;
         for (JsonNode bean : beans) {
           if (FSNAMESYSTEM.matcher(bean.path("name").asText()).matches()
               && "active".equals(bean.path("tag.HAState").asText("active"))) {
-            return new Reading(http.getAuthority(), bean.path("NumStaleStorages").asLong(),
-                bean.path("PostponedMisreplicatedBlocks").asLong());
+            postponed = Math.max(postponed, bean.path("PostponedMisreplicatedBlocks").asLong());
           }
+        }
+        long stale = -1;
+        for (JsonNode bean : JSON.readTree(fetch(http, STATE_QUERY)).path("beans")) {
+          stale = Math.max(stale, bean.path("NumStaleStorages").asLong());
+        }
+        if (postponed >= 0 && stale >= 0) {
+          return new Reading(http.getAuthority(), stale, postponed);
         }
       } catch (IOException e) {
         last = e;

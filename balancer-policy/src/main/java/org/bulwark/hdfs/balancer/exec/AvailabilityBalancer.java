@@ -312,10 +312,18 @@ public final class AvailabilityBalancer implements Closeable {
       bytesAfter += movers.get(p).bytesMoved();
     }
     long handedOverBytes = 0;
+    long acceptedPossible = 0;
+    long completed = 0;
     for (PlannedMove m : outcome.accepted) {
       handedOverBytes += m.block().size();
-      moves.addingPossible += plan.couldAddRack(m) ? 1 : 0;
+      acceptedPossible += plan.couldAddRack(m) ? 1 : 0;
     }
+    for (long moved : out) {
+      completed += moved;
+    }
+    // Counted over the moves that completed, as the moves and rack-adding moves are: a handed-over move
+    // that failed at a DataNode counts in neither.
+    moves.addingPossible += Math.min(completed, acceptedPossible);
     long movedBytes = bytesAfter - bytesBefore;
     moves.bytes += movedBytes;
     moves.bytesFailed += Math.max(0, handedOverBytes - movedBytes);

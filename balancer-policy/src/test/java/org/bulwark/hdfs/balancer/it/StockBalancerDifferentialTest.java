@@ -14,7 +14,6 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.commons.io.FileUtils;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -116,7 +115,7 @@ class StockBalancerDifferentialTest {
     if (moves > 0) {
       double needed = 0.95 * Math.min(1.0, (double) possible / moves);
       assertTrue((double) adding / moves >= needed - 1e-9,
-          layout + ": " + adding + " of " + moves + " moves add a rack, " + possible + " could");
+          layout + ": " + adding + " of " + moves + " moves add a rack, " + possible + " could\n" + ours.console);
     }
   }
 
@@ -151,7 +150,7 @@ class StockBalancerDifferentialTest {
         args.addAll(List.of("-report", report.getPath()));
       }
       long start = System.nanoTime();
-      BalancerRuns run = BalancerRuns.run(balancerConf(c), args.toArray(new String[0]));
+      BalancerRuns run = BalancerRuns.run(c.conf(), args.toArray(new String[0]));
       System.out.printf("  %s balancer itself %.1f s%n", policy, (System.nanoTime() - start) / 1e9);
       settle.awaitNameNodesSettled();
       LayoutDiff after = LayoutDiff.read(c);
@@ -162,18 +161,6 @@ class StockBalancerDifferentialTest {
       return new Outcome(run.exit, run.console, maxDeviation(c.dataNodes(), after), before.racksLowered(after),
           before.movesTo(after), json);
     }
-  }
-
-  /**
-   * The balancers' configuration: the cluster's, with the pause between iterations (two heartbeats
-   * and a redundancy round, the same formula in both balancers) at 1.5 s instead of 3 s. The
-   * DataNodes still heartbeat every second, so an iteration still sees the last one's moves.
-   */
-  private static Configuration balancerConf(BulwarkMiniCluster c) {
-    Configuration conf = new Configuration(c.conf());
-    conf.set("dfs.heartbeat.interval", "500ms");
-    conf.set("dfs.namenode.redundancy.interval.seconds", "500ms");
-    return conf;
   }
 
   /**
