@@ -71,6 +71,9 @@ class HotStandbyOperationsTest {
       conf.set("bulwark.hotstandby.priority.ns1.nn3", "3");
       conf.set("bulwark.hotstandby.failback.enabled", "true");
       conf.set("bulwark.hotstandby.failback.delay", "1s");
+      // nn1 defers to each healthy higher-ranked candidate for this long: on a loaded 2-core machine nn3's
+      // controller has taken over 1 s to contend after nn2's death.
+      conf.set("bulwark.hotstandby.election.lower-priority-delay", "5s");
     })) {
       ha.startControllers(); // nn1 first: it must still defer to nn2
       assertEquals(1, ha.awaitActive(WAIT), "priority 5 wins");

@@ -87,6 +87,10 @@ final class AllPluginsCluster implements AutoCloseable {
           // A copy scheduled to a DataNode that is stopped before it finishes is retried elsewhere after
           // this long; Hadoop's 5 minutes would be most of every scenario's wait.
           conf.setInt("dfs.namenode.reconstruction.pending.timeout-sec", 20);
+          // As the README advises: the controllers ask the DataNodes for block reports after each
+          // activation, so the new active NameNode trusts its replica map (and a balancer run that
+          // waits for that goes on) within seconds rather than at the next scheduled report.
+          conf.setBoolean("bulwark.hotstandby.trigger-block-reports", true);
         });
     HotStandbyNameservices.configure(b, NAMESERVICES, NAMENODES);
     BulwarkMiniCluster cluster = b.build();
