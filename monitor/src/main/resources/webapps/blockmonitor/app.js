@@ -8,7 +8,7 @@ function bytes(n) { const u = ['B','KiB','MiB','GiB','TiB','PiB']; let i = 0; wh
 function bar(pct) { return '<span class="bar"><span style="width:' + Math.max(0, Math.min(100, pct)).toFixed(1) + '%"></span></span> ' + pct.toFixed(1) + ' %'; }
 function param(name) { return new URLSearchParams(location.search).get(name); }
 function nav() {
-  document.body.insertAdjacentHTML('afterbegin', '<nav><a href="index.html">Overview</a><a href="block.html">Block</a>'
+  document.body.insertAdjacentHTML('afterbegin', '<nav><a href="index.html">Overview</a><a href="health.html">Health</a><a href="block.html">Block</a>'
     + '<a href="datanode.html">DataNode</a><a href="forensics.html">Missing blocks</a><a href="advisor.html">Storage cost</a>'
     + '<a href="/jmx">JMX</a></nav>');
 }

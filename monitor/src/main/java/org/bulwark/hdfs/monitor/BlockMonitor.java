@@ -19,6 +19,8 @@ import org.bulwark.hdfs.monitor.collect.HistoryPoller;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceUris;
 import org.bulwark.hdfs.monitor.collect.PollerMetrics;
+import org.bulwark.hdfs.monitor.health.HealthChecker;
+import org.bulwark.hdfs.monitor.health.HealthMetrics;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
 import org.bulwark.hdfs.monitor.web.MonitorHttpServer;
@@ -38,6 +40,8 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
   private HistoryPoller poller;
   private MonitorHttpServer http;
   private PollerMetrics metrics;
+  private HealthChecker health;
+  private HealthMetrics healthMetrics;
 
   public BlockMonitor() {
     super(new HdfsConfiguration());
@@ -65,11 +69,15 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
     try {
       store = StoreFactory.open(conf);
       poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);
-      http = new MonitorHttpServer(conf, address, store, poller.status(), depth);
+      health = new HealthChecker(conf, namespaces, poller.status());
+      http = new MonitorHttpServer(conf, address, store, poller.status(), health, depth);
       http.start();
       metrics = new PollerMetrics(poller.status());
       metrics.register();
+      healthMetrics = new HealthMetrics(health::latest, health.namespaces());
+      healthMetrics.register();
       poller.start();
+      health.start();
       LOG.info("Block monitor: namespaces {}, store {}, web UI http://{}:{}/", namespaces, store.describe(),
           http.address().getHostString(), http.address().getPort());
     } catch (IOException | RuntimeException e) {
@@ -86,6 +94,10 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
     return poller.status();
   }
 
+  public HealthChecker health() {
+    return health;
+  }
+
   public HistoryStore store() {
     return store;
   }
@@ -99,6 +111,12 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
   public synchronized void close() {
     if (metrics != null) {
       metrics.unregister();
+    }
+    if (healthMetrics != null) {
+      healthMetrics.unregister();
+    }
+    if (health != null) {
+      health.close();
     }
     if (poller != null) {
       poller.close();

@@ -21,6 +21,37 @@ public final class MonitorKeys {
   public static final ConfigKey<Long> ADVISOR_DEPTH = ConfigKey.number("bulwark.monitor.advisor.depth", 3, 0, 64,
       "How many directory levels below / the storage-cost advisor reports.");
 
+  public static final ConfigKey<Long> HEALTH_INTERVAL = ConfigKey.durationMillis("bulwark.monitor.health.interval", "30s", 100,
+      "Pause between two rounds of health checks (canary, missing and corrupt blocks, DataNodes, active NameNode, last poll).");
+  public static final ConfigKey<Long> HEALTH_TIMEOUT = ConfigKey.durationMillis("bulwark.monitor.health.timeout", "20s", 100,
+      "How long a round waits for a namespace's NameNodes and canary; what has not answered by then is CRITICAL.");
+  public static final ConfigKey<String> CANARY_DIR = ConfigKey.text("bulwark.monitor.health.canary.dir", "/tmp/.bulwark-canary",
+      "Directory in each namespace where the canary creates, writes, reads back and deletes a small file; empty disables the canary.");
+  public static final ConfigKey<Long> CANARY_WARNING = ConfigKey.durationMillis("bulwark.monitor.health.canary.warning", "5s", 1,
+      "A canary that succeeds but takes longer than this is WARNING (a failed or timed-out one is CRITICAL).");
+  public static final ConfigKey<Double> MISSING_WARNING = ConfigKey.percent("bulwark.monitor.health.missing-blocks.warning-percent", "0",
+      "Missing blocks above this share of all blocks (percent) make the check WARNING; 0 means any missing block.");
+  public static final ConfigKey<Double> MISSING_CRITICAL = ConfigKey.percent("bulwark.monitor.health.missing-blocks.critical-percent", "0",
+      "Missing blocks above this share of all blocks (percent) make the check CRITICAL; 100 means never.");
+  public static final ConfigKey<Double> CORRUPT_WARNING = ConfigKey.percent("bulwark.monitor.health.corrupt-blocks.warning-percent", "0",
+      "Blocks with a corrupt replica above this share of all blocks (percent) make the check WARNING.");
+  public static final ConfigKey<Double> CORRUPT_CRITICAL = ConfigKey.percent("bulwark.monitor.health.corrupt-blocks.critical-percent", "0.1",
+      "Blocks with a corrupt replica above this share of all blocks (percent) make the check CRITICAL.");
+  public static final ConfigKey<Double> DEAD_WARNING = ConfigKey.percent("bulwark.monitor.health.dead-datanodes.warning-percent", "0",
+      "Dead DataNodes above this share of all registered DataNodes (percent) make the check WARNING.");
+  public static final ConfigKey<Double> DEAD_CRITICAL = ConfigKey.percent("bulwark.monitor.health.dead-datanodes.critical-percent", "10",
+      "Dead DataNodes above this share of all registered DataNodes (percent) make the check CRITICAL.");
+  public static final ConfigKey<Double> STALE_WARNING = ConfigKey.percent("bulwark.monitor.health.stale-datanodes.warning-percent", "0",
+      "Live DataNodes without a heartbeat for dfs.namenode.stale.datanode.interval, above this share (percent): WARNING.");
+  public static final ConfigKey<Double> STALE_CRITICAL = ConfigKey.percent("bulwark.monitor.health.stale-datanodes.critical-percent", "25",
+      "Stale live DataNodes above this share of the live ones (percent): CRITICAL.");
+  public static final ConfigKey<Long> ACTIVE_WINDOW = ConfigKey.durationMillis("bulwark.monitor.health.active-namenode.window", "90s", 0,
+      "How long a namespace may be without an active NameNode (a failover under way) before WARNING turns CRITICAL.");
+  public static final ConfigKey<Long> POLL_AGE_WARNING = ConfigKey.durationMillis("bulwark.monitor.health.last-poll.warning", "10m", 1,
+      "Time since the monitor's last complete poll (or since its start) after which the last-poll check is WARNING.");
+  public static final ConfigKey<Long> POLL_AGE_CRITICAL = ConfigKey.durationMillis("bulwark.monitor.health.last-poll.critical", "30m", 1,
+      "Time since the monitor's last complete poll (or since its start) after which the last-poll check is CRITICAL.");
+
   public static final ConfigKey<String> KERBEROS_PRINCIPAL = ConfigKey.text("bulwark.monitor.kerberos.principal", "",
       "Principal the monitor logs in as to read the NameNodes when hadoop.security.authentication is kerberos "
       + "(_HOST is this host), such as hdfs/_HOST@EXAMPLE.COM.");

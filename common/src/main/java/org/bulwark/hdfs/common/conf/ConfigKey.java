@@ -77,6 +77,18 @@ public final class ConfigKey<T> {
     });
   }
 
+  /** A key holding a percentage from 0 to 100, decimals allowed ({@code 0.5}); a trailing {@code %} is accepted. */
+  public static ConfigKey<Double> percent(String name, String defaultText, String description) {
+    return new ConfigKey<>(name, defaultText, description, "a percentage from 0 to 100, such as 0, 0.5 or 10", t -> {
+      String digits = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
+      if (!digits.matches("\\d{1,3}(\\.\\d+)?")) {
+        return null;
+      }
+      double v = Double.parseDouble(digits);
+      return v <= 100 ? v : null;
+    });
+  }
+
   /**
    * A key holding a duration, read in milliseconds. Values take Hadoop's time suffixes (ns, us, ms, s,
    * m, h, d); a bare number means milliseconds.

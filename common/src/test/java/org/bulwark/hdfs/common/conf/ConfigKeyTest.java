@@ -60,6 +60,21 @@ class ConfigKeyTest {
   }
 
   @Test
+  void percentagesTakeDecimalsAndStopAtOneHundred() {
+    ConfigKey<Double> key = ConfigKey.percent("bulwark.t.share", "0.5", "A share.");
+    assertEquals(0.5, key.get(conf));
+    conf.set(key.getName(), "10%");
+    assertEquals(10.0, key.get(conf));
+    conf.set(key.getName(), "100");
+    assertEquals(100.0, key.get(conf));
+    for (String bad : new String[] {"100.1", "-1", "1e3", "half", "NaN"}) {
+      conf.set(key.getName(), bad);
+      assertEquals("bulwark.t.share = '" + bad + "' is not valid: expected a percentage from 0 to 100, such as 0, 0.5 or 10",
+          assertThrows(InvalidConfigException.class, () -> key.get(conf)).getMessage());
+    }
+  }
+
+  @Test
   void choicesAcceptDashedOrConstantNames() {
     ConfigKey<Mode> key = ConfigKey.choice("bulwark.t.mode", Mode.STAY, "A mode.");
     assertEquals(Mode.STAY, key.get(conf));

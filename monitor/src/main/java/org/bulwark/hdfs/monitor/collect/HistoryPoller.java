@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.bulwark.hdfs.monitor.MonitorKeys;
 import org.bulwark.hdfs.monitor.history.DataNodeObservation;
 import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.PollChanges;
@@ -37,6 +37,8 @@ public final class HistoryPoller implements Closeable {
   private final RpcRateLimiter limiter;
   private final long intervalMillis;
   private final long retentionMillis;
+  /** The health canary's directory, left out of the history: its files live milliseconds and are ours. */
+  private final String canaryDir;
   private final MonitorStatus status = new MonitorStatus();
   private final Map<URI, NamespaceState> states = new HashMap<>();
   private final Map<URI, DistributedFileSystem> clients = new LinkedHashMap<>();
@@ -52,6 +54,8 @@ public final class HistoryPoller implements Closeable {
     this.limiter = new RpcRateLimiter(maxRpcPerSecond);
     this.intervalMillis = intervalMillis;
     this.retentionMillis = retentionMillis;
+    String canary = MonitorKeys.CANARY_DIR.get(conf);
+    this.canaryDir = canary == null || canary.isEmpty() ? null : new org.apache.hadoop.fs.Path(canary).toUri().getPath();
     this.thread = new Thread(this::loop, "blockmonitor-poller");
     this.thread.setDaemon(true);
   }
@@ -108,7 +112,7 @@ public final class HistoryPoller implements Closeable {
       }
       Map<Integer, DataNodeObservation> dataNodes = first ? dataNodes(fs) : new HashMap<>();
       first = false;
-      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter).scan();
+      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir).scan();
       PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
       try {
         store.record(changes, new PollSummary(scan.started, scan.finished, scan.files.size(), scan.blocks.size(),
@@ -171,12 +175,7 @@ public final class HistoryPoller implements Closeable {
   private DistributedFileSystem client(URI uri) throws IOException {
     DistributedFileSystem fs = clients.get(uri);
     if (fs == null) {
-      FileSystem f = FileSystem.newInstance(uri, conf);
-      if (!(f instanceof DistributedFileSystem)) {
-        f.close();
-        throw new IOException(uri + " is not HDFS");
-      }
-      fs = (DistributedFileSystem) f;
+      fs = NamespaceUris.open(uri, conf);
       clients.put(uri, fs);
     }
     return fs;

@@ -27,12 +27,15 @@ public final class NamespaceScanner {
   private final String namespace;
   private final HistoryStore store;
   private final RpcRateLimiter limiter;
+  private final String skippedDir;
 
-  public NamespaceScanner(DFSClient client, String namespace, HistoryStore store, RpcRateLimiter limiter) {
+  /** @param skippedDir a directory left out of the scan (the health canary's), or null */
+  public NamespaceScanner(DFSClient client, String namespace, HistoryStore store, RpcRateLimiter limiter, String skippedDir) {
     this.client = client;
     this.namespace = namespace;
     this.store = store;
     this.limiter = limiter;
+    this.skippedDir = skippedDir;
   }
 
   public NamespaceScan scan() throws IOException, InterruptedException {
@@ -53,7 +56,9 @@ public final class NamespaceScanner {
         for (HdfsFileStatus st : listing.getPartialListing()) {
           String path = st.getFullName(dir);
           if (st.isDirectory()) {
-            dirs.add(path);
+            if (!path.equals(skippedDir)) {
+              dirs.add(path);
+            }
           } else if (st instanceof HdfsLocatedFileStatus) {
             addFile(scan, path, (HdfsLocatedFileStatus) st);
           }

@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.monitor.collect;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,6 +9,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HAUtil;
 
 /**
@@ -42,5 +44,15 @@ public final class NamespaceUris {
       out.add(fs);
     }
     return out;
+  }
+
+  /** A new client of one namespace, of its own (not the JVM's cached one, which somebody else may close). */
+  public static DistributedFileSystem open(URI uri, Configuration conf) throws IOException {
+    FileSystem f = FileSystem.newInstance(uri, conf);
+    if (!(f instanceof DistributedFileSystem)) {
+      f.close();
+      throw new IOException(uri + " is not HDFS");
+    }
+    return (DistributedFileSystem) f;
   }
 }

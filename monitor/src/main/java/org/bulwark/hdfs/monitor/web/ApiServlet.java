@@ -19,13 +19,16 @@ import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
 import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceScan;
+import org.bulwark.hdfs.monitor.health.CheckResult;
+import org.bulwark.hdfs.monitor.health.HealthChecker;
+import org.bulwark.hdfs.monitor.health.HealthReport;
 import org.bulwark.hdfs.monitor.history.StateSpan;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 
 /**
  * The JSON API the pages are built on (documented in the repository README):
  * {@code /api/overview}, {@code /api/block?id=N | ?path=P}, {@code /api/datanode?id=UUID-or-host},
- * {@code /api/rack?rack=R}, {@code /api/forensics}, {@code /api/advisor}. Parameters are validated
+ * {@code /api/rack?rack=R}, {@code /api/forensics}, {@code /api/advisor}, {@code /api/health}. Parameters are validated
  * (400 with a one-line message naming the parameter) and every query is parameterised.
  */
 public final class ApiServlet extends HttpServlet {
@@ -58,12 +61,15 @@ public final class ApiServlet extends HttpServlet {
         case "/forensics":
           body = store.forensics(LIMIT);
           break;
+        case "/health":
+          body = health((HealthChecker) getServletContext().getAttribute(MonitorHttpServer.HEALTH));
+          break;
         case "/advisor":
           body = advisor(status, (Integer) getServletContext().getAttribute(MonitorHttpServer.ADVISOR_DEPTH));
           break;
         default:
           throw new BadRequest("unknown API '" + what + "': expected /api/overview, /api/block, /api/datanode, "
-              + "/api/rack, /api/forensics or /api/advisor");
+              + "/api/rack, /api/forensics, /api/advisor or /api/health");
       }
     } catch (BadRequest e) {
       send(resp, HttpServletResponse.SC_BAD_REQUEST, JSON.createObjectNode().put("error", e.getMessage()));
@@ -226,6 +232,30 @@ public final class ApiServlet extends HttpServlet {
     double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     double var = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum() / values.size();
     return Math.sqrt(var);
+  }
+
+  /**
+   * The latest round of health checks. Always 200 when the monitor answers: the status inside is the
+   * cluster's, and a 503 would read as the monitor itself being down.
+   */
+  private static ObjectNode health(HealthChecker checker) throws BadRequest {
+    if (checker == null) {
+      throw new BadRequest("health checks are not running in this server");
+    }
+    HealthReport report = checker.latest();
+    ObjectNode out = JSON.createObjectNode();
+    out.put("status", report.overall().name());
+    out.put("code", report.overall().code());
+    out.put("checkedAt", report.checkedAt);
+    ArrayNode checks = out.putArray("checks");
+    for (CheckResult c : report.checks) {
+      ObjectNode n = checks.addObject().put("check", c.check).put("namespace", c.namespace).put("status", c.severity.name())
+          .put("reason", c.reason);
+      if (!Double.isNaN(c.value)) {
+        n.put("value", c.value);
+      }
+    }
+    return out;
   }
 
   private static ObjectNode advisor(MonitorStatus status, int depth) {

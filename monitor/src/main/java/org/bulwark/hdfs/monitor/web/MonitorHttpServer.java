@@ -14,6 +14,7 @@ import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.AuthenticationFilterInitializer;
 import org.bulwark.hdfs.monitor.MonitorKeys;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
+import org.bulwark.hdfs.monitor.health.HealthChecker;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 
 /**
@@ -25,11 +26,12 @@ public final class MonitorHttpServer implements Closeable {
   static final String STORE = "bulwark.monitor.store";
   static final String STATUS = "bulwark.monitor.status";
   static final String ADVISOR_DEPTH = "bulwark.monitor.advisor.depth";
+  static final String HEALTH = "bulwark.monitor.health";
 
   private final HttpServer2 server;
 
-  public MonitorHttpServer(Configuration conf, String hostPort, HistoryStore store, MonitorStatus status, int advisorDepth)
-      throws IOException {
+  public MonitorHttpServer(Configuration conf, String hostPort, HistoryStore store, MonitorStatus status,
+      HealthChecker health, int advisorDepth) throws IOException {
     this.server = new HttpServer2.Builder().setName("blockmonitor").setConf(withAuthentication(conf))
         .addEndpoint(URI.create("http://" + hostPort)).setFindPort(false).build();
     server.addGlobalFilter("bulwark-admins", AdminAccessFilter.class.getName(),
@@ -37,6 +39,7 @@ public final class MonitorHttpServer implements Closeable {
     server.setAttribute(STORE, store);
     server.setAttribute(STATUS, status);
     server.setAttribute(ADVISOR_DEPTH, advisorDepth);
+    server.setAttribute(HEALTH, health);
     server.addServlet("api", "/api/*", ApiServlet.class);
     server.getWebAppContext().setErrorHandler(new PlainErrorHandler());
   }
