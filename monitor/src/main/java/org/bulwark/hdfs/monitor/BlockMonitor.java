@@ -59,7 +59,6 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
     long rate = MonitorKeys.MAX_RPC_PER_SEC.get(conf);
     long retention = TimeUnit.DAYS.toMillis(MonitorKeys.RETENTION_DAYS.get(conf));
     String address = MonitorKeys.HTTP_ADDRESS.get(conf);
-    int depth = MonitorKeys.ADVISOR_DEPTH.get(conf).intValue();
     if (!address.matches("[^:\\s]+:\\d{1,5}")) {
       throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.HTTP_ADDRESS.getName(), address,
           "host:port such as 0.0.0.0:9880");
@@ -70,7 +69,7 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
       store = StoreFactory.open(conf);
       poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);
       health = new HealthChecker(conf, namespaces, poller.status());
-      http = new MonitorHttpServer(conf, address, store, poller.status(), health, depth);
+      http = new MonitorHttpServer(conf, address, store, poller.status(), health);
       http.start();
       metrics = new PollerMetrics(poller.status());
       metrics.register();

@@ -39,10 +39,7 @@ class BlockMonitorHealthTest {
   File dir;
 
   private Configuration monitorConf(BulwarkMiniCluster c) {
-    Configuration conf = new Configuration(c.conf());
-    conf.set("bulwark.monitor.data.dir", new File(dir, "store").getPath());
-    conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
-    conf.set("bulwark.monitor.poll.interval", "1h");
+    Configuration conf = TestMonitors.conf(c.conf(), dir);
     conf.set("bulwark.monitor.health.interval", "1h");
     conf.set("bulwark.monitor.health.timeout", "5s");
     return conf;

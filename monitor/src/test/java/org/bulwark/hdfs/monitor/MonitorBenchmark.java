@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.server.datanode.SimulatedFSDataset;
-import org.bulwark.hdfs.monitor.collect.NamespaceScan;
+import org.bulwark.hdfs.monitor.collect.NamespaceSummary;
 import org.bulwark.hdfs.monitor.history.DataNodeObservation;
 import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.ObservedBlock;
@@ -114,15 +114,15 @@ class MonitorBenchmark {
         long t1 = System.nanoTime();
         monitor.pollNow();
         double steady = (System.nanoTime() - t1) / 1e9;
-        NamespaceScan s = monitor.status().lastScans().values().iterator().next();
-        root.put("scan_blocks", s.blocks.size());
+        NamespaceSummary s = monitor.status().lastScans().values().iterator().next();
+        root.put("scan_blocks", s.blocks);
         root.put("scan_replicas", s.replicas);
-        root.put("scan_blocks_per_sec", Math.round(s.blocks.size() / steady));
+        root.put("scan_blocks_per_sec", Math.round(s.blocks / steady));
         root.put("first_poll_s", round(first));
         root.put("steady_poll_s", round(steady));
         root.put("nn_rpcs_per_scan", s.rpcs);
         System.out.printf("poll of %,d blocks: first %.2f s (everything new), then %.2f s; %d NameNode RPCs%n",
-            s.blocks.size(), first, steady, s.rpcs);
+            s.blocks, first, steady, s.rpcs);
       }
     }
   }

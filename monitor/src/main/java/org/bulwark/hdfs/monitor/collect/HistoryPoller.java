@@ -4,9 +4,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
@@ -14,6 +17,8 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.bulwark.hdfs.monitor.MonitorKeys;
+import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
+import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
 import org.bulwark.hdfs.monitor.history.DataNodeObservation;
 import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.PollChanges;
@@ -39,6 +44,7 @@ public final class HistoryPoller implements Closeable {
   private final long retentionMillis;
   /** The health canary's directory, left out of the history: its files live milliseconds and are ours. */
   private final String canaryDir;
+  private final int advisorDepth;
   private final MonitorStatus status = new MonitorStatus();
   private final Map<URI, NamespaceState> states = new HashMap<>();
   private final Map<URI, DistributedFileSystem> clients = new LinkedHashMap<>();
@@ -54,6 +60,7 @@ public final class HistoryPoller implements Closeable {
     this.limiter = new RpcRateLimiter(maxRpcPerSecond);
     this.intervalMillis = intervalMillis;
     this.retentionMillis = retentionMillis;
+    this.advisorDepth = MonitorKeys.ADVISOR_DEPTH.get(conf).intValue();
     String canary = MonitorKeys.CANARY_DIR.get(conf);
     this.canaryDir = canary == null || canary.isEmpty() ? null : new org.apache.hadoop.fs.Path(canary).toUri().getPath();
     this.thread = new Thread(this::loop, "blockmonitor-poller");
@@ -101,6 +108,7 @@ public final class HistoryPoller implements Closeable {
 
   private void pollEveryNamespace() throws IOException, InterruptedException {
     boolean first = true;
+    StorageCostAdvisor advisor = new StorageCostAdvisor(advisorDepth, ErasureCodingLayout.BUILT_IN);
     for (URI uri : namespaces) {
       DistributedFileSystem fs = client(uri);
       int nsId = store.namespaceId(uri.toString());
@@ -110,13 +118,14 @@ public final class HistoryPoller implements Closeable {
         states.put(uri, state);
         LOG.info("Namespace {}: {} open replica intervals read back from the store", uri, state.openReplicas());
       }
-      Map<Integer, DataNodeObservation> dataNodes = first ? dataNodes(fs) : new HashMap<>();
+      Map<String, long[]> rackFill = new TreeMap<>();
+      Map<Integer, DataNodeObservation> dataNodes = first ? dataNodes(fs, advisor, rackFill) : new HashMap<>();
       first = false;
-      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir).scan();
+      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir, advisor).scan();
       PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
       try {
-        store.record(changes, new PollSummary(scan.started, scan.finished, scan.files.size(), scan.blocks.size(),
-            scan.replicas, scan.rpcs));
+        store.record(changes, new PollSummary(scan.started, scan.finished, scan.files, scan.blocks.size(),
+            scan.replicas, scan.rpcs, scan.missing, scan.corrupt, byRacks(scan), rackFill));
       } catch (IOException | RuntimeException e) {
         // A connection lost at the commit leaves unknown whether it committed: the next poll reads the
         // committed state back rather than diff against a guess, so nothing is recorded twice.
@@ -128,6 +137,7 @@ public final class HistoryPoller implements Closeable {
       LOG.debug("Namespace {}: {} blocks, {} replicas in {} ms, {} RPCs, {} changes", uri, scan.blocks.size(),
           scan.replicas, scan.finished - scan.started, scan.rpcs, changes.size());
     }
+    status.advised(advisor);
     long now = System.currentTimeMillis();
     status.pollFinished(now);
     if (now - lastRetention > TimeUnit.HOURS.toMillis(1)) {
@@ -139,12 +149,35 @@ public final class HistoryPoller implements Closeable {
     }
   }
 
-  private Map<Integer, DataNodeObservation> dataNodes(DistributedFileSystem fs) throws IOException, InterruptedException {
+  /** Blocks on one rack, on two, on three or more. */
+  private static long[] byRacks(NamespaceScan scan) {
+    long[] out = new long[3];
+    scan.blocksByRackCount.forEach((racks, blocks) -> {
+      if (racks > 0) {
+        out[Math.min(racks, 3) - 1] += blocks;
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Every DataNode's state; the live ones' count and racks also go to the advisor, and their capacity and
+   * use, summed per rack, to {@code rackFill}.
+   */
+  private Map<Integer, DataNodeObservation> dataNodes(DistributedFileSystem fs, StorageCostAdvisor advisor,
+      Map<String, long[]> rackFill) throws IOException, InterruptedException {
     Map<Integer, DataNodeObservation> out = new HashMap<>();
     limiter.acquire();
-    for (DatanodeInfo d : fs.getClient().datanodeReport(DatanodeReportType.LIVE)) {
+    DatanodeInfo[] live = fs.getClient().datanodeReport(DatanodeReportType.LIVE);
+    Set<String> racks = new HashSet<>();
+    for (DatanodeInfo d : live) {
       out.put(id(d), new DataNodeObservation(state(d), d.getCapacity(), d.getDfsUsed()));
+      racks.add(d.getNetworkLocation());
+      long[] fill = rackFill.computeIfAbsent(d.getNetworkLocation(), r -> new long[2]);
+      fill[0] += d.getCapacity();
+      fill[1] += d.getDfsUsed();
     }
+    advisor.topology(live.length, racks.size());
     limiter.acquire();
     for (DatanodeInfo d : fs.getClient().datanodeReport(DatanodeReportType.DEAD)) {
       out.put(id(d), new DataNodeObservation("dead", d.getCapacity(), d.getDfsUsed()));

@@ -4,13 +4,16 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
+
 /**
- * What the web UI and the metrics show about the poller itself: the last complete scan of each namespace
- * (and so how stale the figures are), whether a poll is under way and since when, and the last error,
+ * What the web UI and the metrics show about the poller itself: the counts of each namespace's last
+ * complete scan (and so how stale the figures are), the storage-cost advice computed once per poll, whether a poll is under way and since when, and the last error,
  * such as an unreachable NameNode.
  */
 public final class MonitorStatus {
-  private final Map<String, NamespaceScan> lastScans = Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Map<String, NamespaceSummary> lastScans = Collections.synchronizedMap(new LinkedHashMap<>());
+  private volatile StorageCostAdvisor advisor;
   private volatile String lastError;
   private volatile long lastErrorAt;
   private volatile long lastPollFinished;
@@ -25,7 +28,12 @@ public final class MonitorStatus {
   }
 
   void scanned(NamespaceScan scan) {
-    lastScans.put(scan.namespace, scan);
+    lastScans.put(scan.namespace, new NamespaceSummary(scan));
+  }
+
+  /** The storage-cost advice of the poll that just completed; never changed after it is handed over. */
+  void advised(StorageCostAdvisor complete) {
+    advisor = complete;
   }
 
   /** The poll under way was interrupted (the monitor is stopping): neither finished nor failed. */
@@ -47,7 +55,12 @@ public final class MonitorStatus {
     pollStarted = 0;
   }
 
-  public Map<String, NamespaceScan> lastScans() {
+  /** The last complete poll's storage-cost advice, or null before the first. */
+  public StorageCostAdvisor advisor() {
+    return advisor;
+  }
+
+  public Map<String, NamespaceSummary> lastScans() {
     synchronized (lastScans) {
       return new LinkedHashMap<>(lastScans);
     }

@@ -1,33 +1,21 @@
 package org.bulwark.hdfs.monitor.collect;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.bulwark.hdfs.monitor.history.ObservedBlock;
 
-/** What one scan of a namespace saw: every block with its file and replicas, plus the figures the UI shows. */
+/** What one scan of a namespace saw: every block with its file and replicas (for the diff), plus counts. */
 public final class NamespaceScan {
-  /** A file as the storage-cost advisor needs it. */
-  public static final class FileEntry {
-    public final String path;
-    public final long length;
-    public final long rawBytes;
-
-    FileEntry(String path, long length, long rawBytes) {
-      this.path = path;
-      this.length = length;
-      this.rawBytes = rawBytes;
-    }
-  }
-
   public final String namespace;
   public final Map<Long, ObservedBlock> blocks = new HashMap<>();
-  public final List<FileEntry> files = new ArrayList<>();
+  /** Files seen (each also handed to the poll's storage-cost advisor, not kept). */
+  public long files;
   /** Blocks by how many racks hold a replica. */
   public final Map<Integer, Long> blocksByRackCount = new TreeMap<>();
+  /** Replicas per DataNode (by UUID), for the heat map. */
+  public final Map<String, DataNodeReplicas> byDataNode = new HashMap<>();
   public long replicas;
   public long missing;
   public long corrupt;

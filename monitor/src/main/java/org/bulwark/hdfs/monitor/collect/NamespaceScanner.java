@@ -10,10 +10,13 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
+import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
 import org.bulwark.hdfs.monitor.history.ObservedBlock;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 
@@ -28,14 +31,20 @@ public final class NamespaceScanner {
   private final HistoryStore store;
   private final RpcRateLimiter limiter;
   private final String skippedDir;
+  private final StorageCostAdvisor advisor;
 
-  /** @param skippedDir a directory left out of the scan (the health canary's), or null */
-  public NamespaceScanner(DFSClient client, String namespace, HistoryStore store, RpcRateLimiter limiter, String skippedDir) {
+  /**
+   * @param skippedDir a directory left out of the scan (the health canary's), or null
+   * @param advisor what every file is also handed to
+   */
+  public NamespaceScanner(DFSClient client, String namespace, HistoryStore store, RpcRateLimiter limiter, String skippedDir,
+      StorageCostAdvisor advisor) {
     this.client = client;
     this.namespace = namespace;
     this.store = store;
     this.limiter = limiter;
     this.skippedDir = skippedDir;
+    this.advisor = advisor;
   }
 
   public NamespaceScan scan() throws IOException, InterruptedException {
@@ -76,10 +85,11 @@ public final class NamespaceScanner {
 
   private void addFile(NamespaceScan scan, String path, HdfsLocatedFileStatus st) throws IOException {
     LocatedBlocks blocks = st.getLocatedBlocks();
-    long raw = st.getLen() * Math.max(1, st.getReplication());
-    if (st.getErasureCodingPolicy() != null) {
-      raw = 0;
-    }
+    ErasureCodingPolicy ec = st.getErasureCodingPolicy();
+    // Striped: data plus the parity of every stripe, the last one's as large as its first data cell.
+    long raw = ec == null ? st.getLen() * Math.max(1, st.getReplication())
+        : new ErasureCodingLayout(ec.getName(), ec.getNumDataUnits(), ec.getNumParityUnits(), ec.getCellSize())
+            .rawBytes(st.getLen());
     boolean uc = blocks != null && blocks.isUnderConstruction();
     if (blocks != null) {
       int n = blocks.getLocatedBlocks().size();
@@ -94,9 +104,8 @@ public final class NamespaceScanner {
           StorageType type = d.getStorageType();
           storages[j] = store.storageId(dn, d.getStorageID(), type == null ? "DISK" : type.name());
           racks.add(d.getNetworkLocation());
-        }
-        if (st.getErasureCodingPolicy() != null) {
-          raw += b.getBlockSize();
+          scan.byDataNode.computeIfAbsent(d.getDatanodeUuid(),
+              u -> new DataNodeReplicas(u, d.getHostName(), d.getNetworkLocation())).replicas++;
         }
         boolean lastOfOpenFile = uc && i == n - 1;
         scan.blocks.put(b.getBlock().getBlockId(),
@@ -110,6 +119,7 @@ public final class NamespaceScanner {
         }
       }
     }
-    scan.files.add(new NamespaceScan.FileEntry(path, st.getLen(), raw));
+    scan.files++;
+    advisor.addFile(path, st.getLen(), raw);
   }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.monitor.MonitorKeys;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
-import org.bulwark.hdfs.monitor.collect.NamespaceScan;
+import org.bulwark.hdfs.monitor.collect.NamespaceSummary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,7 +131,7 @@ public final class HealthChecker implements Closeable {
       dataNodes.put(w, pool.submit(w.probe::dataNodes));
       states.put(w, pool.submit(w.probe::nameNodeStates));
     }
-    Map<String, NamespaceScan> scans = status.lastScans();
+    Map<String, NamespaceSummary> scans = status.lastScans();
     List<CheckResult> results = new ArrayList<>();
     for (Watched w : watched) {
       NamespaceFacts f = new NamespaceFacts(w.namespace);
@@ -155,9 +155,9 @@ public final class HealthChecker implements Closeable {
       }
       f.withoutActiveFor(roundStart - w.activeSeenAt);
       Answer<long[]> b = await(blocks.get(w), deadline, true);
-      NamespaceScan scan = scans.get(w.namespace);
+      NamespaceSummary scan = scans.get(w.namespace);
       if (b.error == null) {
-        f.blocks(b.value[0], b.value[1], scan == null ? -1 : scan.blocks.size());
+        f.blocks(b.value[0], b.value[1], scan == null ? -1 : scan.blocks);
       } else {
         f.blocksUnknown(b.error);
       }

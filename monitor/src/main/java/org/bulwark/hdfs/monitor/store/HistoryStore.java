@@ -53,6 +53,12 @@ public interface HistoryStore extends Closeable {
   /** Every DataNode's present state. */
   List<StateSpan> currentDataNodes() throws IOException;
 
+  /** Every namespace's poll figures since {@code since}, oldest first. */
+  List<TrendPoint> trends(long since) throws IOException;
+
+  /** Every rack's capacity and use at each poll since {@code since}, oldest first. */
+  List<RackFillPoint> rackFill(long since) throws IOException;
+
   /** Deletes closed intervals and resolved events that ended before {@code time}; returns rows deleted. */
   long deleteHistoryBefore(long time) throws IOException;
 }

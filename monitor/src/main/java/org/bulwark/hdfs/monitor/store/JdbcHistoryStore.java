@@ -322,10 +322,19 @@ public final class JdbcHistoryStore implements HistoryStore {
         }
         stepListener.reached("datanode states");
         try (PreparedStatement p = writer.prepareStatement("INSERT INTO poll (namespace_id, started, finished, files, "
-            + "blocks, replicas, rpcs) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            + "blocks, replicas, rpcs, missing, corrupt, blocks_one_rack, blocks_two_racks, blocks_more_racks) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            PreparedStatement fill = writer.prepareStatement(
+                "INSERT INTO rack_fill (finished, rack, capacity, used) VALUES (?, ?, ?, ?)")) {
           bind(p, c.namespaceId, summary.started, summary.finished, summary.files, summary.blocks, summary.replicas,
-              summary.rpcs);
+              summary.rpcs, summary.missing, summary.corrupt, summary.blocksByRacks[0], summary.blocksByRacks[1],
+              summary.blocksByRacks[2]);
           p.executeUpdate();
+          for (Map.Entry<String, long[]> r : summary.rackFill.entrySet()) {
+            bind(fill, summary.finished, r.getKey(), r.getValue()[0], r.getValue()[1]);
+            fill.addBatch();
+          }
+          fill.executeBatch();
         }
         stepListener.reached("poll row");
         writer.commit();
@@ -560,6 +569,50 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
+  public List<TrendPoint> trends(long since) throws IOException {
+    synchronized (readLock) {
+      openReader();
+      List<TrendPoint> out = new ArrayList<>();
+      try (PreparedStatement p = reader.prepareStatement("SELECT n.uri, p.finished, p.blocks, p.missing, p.corrupt, "
+          + "p.blocks_one_rack, p.blocks_two_racks, p.blocks_more_racks FROM poll p JOIN namespace n ON n.id = p.namespace_id "
+          + "WHERE p.finished >= ? ORDER BY p.finished")) {
+        bind(p, since);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(new TrendPoint(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                rs.getLong(7), rs.getLong(8)));
+          }
+        }
+        return out;
+      } catch (SQLException e) {
+        readerFailed();
+        throw new IOException("cannot read trends: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public List<RackFillPoint> rackFill(long since) throws IOException {
+    synchronized (readLock) {
+      openReader();
+      List<RackFillPoint> out = new ArrayList<>();
+      try (PreparedStatement p = reader.prepareStatement(
+          "SELECT finished, rack, capacity, used FROM rack_fill WHERE finished >= ? ORDER BY finished, rack")) {
+        bind(p, since);
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            out.add(new RackFillPoint(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+          }
+        }
+        return out;
+      } catch (SQLException e) {
+        readerFailed();
+        throw new IOException("cannot read rack fill: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
   public long deleteHistoryBefore(long time) throws IOException {
     synchronized (writeLock) {
       openWriter();
@@ -570,7 +623,8 @@ public final class JdbcHistoryStore implements HistoryStore {
             "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time,
             "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time,
             "DELETE FROM block_event WHERE resolved_at IS NOT NULL AND resolved_at < " + time,
-            "DELETE FROM poll WHERE finished < " + time}) {
+            "DELETE FROM poll WHERE finished < " + time,
+            "DELETE FROM rack_fill WHERE finished < " + time}) {
           deleted += s.executeUpdate(sql);
         }
         writer.commit();

@@ -17,8 +17,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.bulwark.hdfs.monitor.advisor.DirectoryCost;
 import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
 import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
+import org.bulwark.hdfs.monitor.collect.DataNodeReplicas;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
-import org.bulwark.hdfs.monitor.collect.NamespaceScan;
+import org.bulwark.hdfs.monitor.collect.NamespaceSummary;
 import org.bulwark.hdfs.monitor.health.CheckResult;
 import org.bulwark.hdfs.monitor.health.HealthChecker;
 import org.bulwark.hdfs.monitor.health.HealthReport;
@@ -28,7 +29,8 @@ import org.bulwark.hdfs.monitor.store.HistoryStore;
 /**
  * The JSON API the pages are built on (documented in the repository README):
  * {@code /api/overview}, {@code /api/block?id=N | ?path=P}, {@code /api/datanode?id=UUID-or-host},
- * {@code /api/rack?rack=R}, {@code /api/forensics}, {@code /api/advisor}, {@code /api/health}. Parameters are validated
+ * {@code /api/rack?rack=R}, {@code /api/forensics}, {@code /api/advisor}, {@code /api/trends?hours=H},
+ * {@code /api/heatmap}, {@code /api/health}. Parameters are validated
  * (400 with a one-line message naming the parameter) and every query is parameterised.
  */
 public final class ApiServlet extends HttpServlet {
@@ -61,15 +63,21 @@ public final class ApiServlet extends HttpServlet {
         case "/forensics":
           body = store.forensics(LIMIT);
           break;
+        case "/trends":
+          body = trends(store, req);
+          break;
+        case "/heatmap":
+          body = heatmap(store, status);
+          break;
         case "/health":
           body = health((HealthChecker) getServletContext().getAttribute(MonitorHttpServer.HEALTH));
           break;
         case "/advisor":
-          body = advisor(status, (Integer) getServletContext().getAttribute(MonitorHttpServer.ADVISOR_DEPTH));
+          body = advisor(status.advisor());
           break;
         default:
           throw new BadRequest("unknown API '" + what + "': expected /api/overview, /api/block, /api/datanode, "
-              + "/api/rack, /api/forensics, /api/advisor or /api/health");
+              + "/api/rack, /api/forensics, /api/advisor, /api/trends, /api/heatmap or /api/health");
       }
     } catch (BadRequest e) {
       send(resp, HttpServletResponse.SC_BAD_REQUEST, JSON.createObjectNode().put("error", e.getMessage()));
@@ -202,8 +210,8 @@ public final class ApiServlet extends HttpServlet {
     Map<Integer, Long> byRacks = new TreeMap<>();
     long missing = 0;
     long corrupt = 0;
-    for (NamespaceScan s : status.lastScans().values()) {
-      namespaces.addObject().put("uri", s.namespace).put("files", s.files.size()).put("blocks", s.blocks.size())
+    for (NamespaceSummary s : status.lastScans().values()) {
+      namespaces.addObject().put("uri", s.namespace).put("files", s.files).put("blocks", s.blocks)
           .put("replicas", s.replicas).put("missing", s.missing).put("corrupt", s.corrupt)
           .put("scanMillis", s.finished - s.started).put("rpcs", s.rpcs).put("finished", s.finished);
       s.blocksByRackCount.forEach((k, v) -> byRacks.merge(k, v, Long::sum));
@@ -234,6 +242,63 @@ public final class ApiServlet extends HttpServlet {
     return Math.sqrt(var);
   }
 
+  /** Most points a chart's series gets, whatever the range asked. */
+  private static final int CHART_POINTS = 500;
+  /** The longest range a chart may ask: the default retention. */
+  private static final int MAX_HOURS = 90 * 24;
+
+  /** Poll figures and rack fill over the last {@code hours} (1 to 2,160, default 24). */
+  private static ObjectNode trends(HistoryStore store, HttpServletRequest req) throws BadRequest, IOException {
+    int hours = 24;
+    String v = req.getParameter("hours");
+    if (v != null && !v.trim().isEmpty()) {
+      try {
+        hours = Integer.parseInt(v.trim());
+      } catch (NumberFormatException e) {
+        hours = -1;
+      }
+      if (hours < 1 || hours > MAX_HOURS) {
+        throw new BadRequest("parameter 'hours' must be a whole number from 1 to " + MAX_HOURS);
+      }
+    }
+    long now = System.currentTimeMillis();
+    long since = now - hours * 3_600_000L;
+    TrendSeries series = new TrendSeries(CHART_POINTS, since, now);
+    ObjectNode out = JSON.createObjectNode();
+    out.put("since", since).put("until", now);
+    out.putArray("pollColumns").add("time").add("blocks").add("missing").add("corrupt").add("oneRack").add("twoRacks")
+        .add("moreRacks");
+    out.set("polls", series.polls(JSON, store.trends(since)));
+    out.set("rackUtilisation", series.racks(JSON, store.rackFill(since)));
+    return out;
+  }
+
+  /**
+   * Replicas per DataNode at the last poll (every namespace summed), grouped by rack: the heat map. Every
+   * DataNode not dead is in it, an empty one with 0: the cell an operator looks for.
+   */
+  private static ObjectNode heatmap(HistoryStore store, MonitorStatus status) throws IOException {
+    Map<String, Map<String, Long>> byRack = new TreeMap<>();
+    for (StateSpan d : store.currentDataNodes()) {
+      if (!"dead".equals(d.state)) {
+        byRack.computeIfAbsent(d.rack, r -> new TreeMap<>()).put(d.host, 0L);
+      }
+    }
+    for (NamespaceSummary s : status.lastScans().values()) {
+      for (DataNodeReplicas d : s.byDataNode.values()) {
+        byRack.computeIfAbsent(d.rack, r -> new TreeMap<>()).merge(d.host, d.replicas(), Long::sum);
+      }
+    }
+    ObjectNode out = JSON.createObjectNode();
+    ArrayNode racks = out.putArray("racks");
+    byRack.forEach((rack, hosts) -> {
+      ObjectNode r = racks.addObject().put("rack", rack);
+      ArrayNode nodes = r.putArray("dataNodes");
+      hosts.forEach((host, n) -> nodes.addObject().put("host", host).put("replicas", n));
+    });
+    return out;
+  }
+
   /**
    * The latest round of health checks. Always 200 when the monitor answers: the status inside is the
    * cluster's, and a 503 would read as the monitor itself being down.
@@ -258,24 +323,34 @@ public final class ApiServlet extends HttpServlet {
     return out;
   }
 
-  private static ObjectNode advisor(MonitorStatus status, int depth) {
-    StorageCostAdvisor advisor = new StorageCostAdvisor(depth, ErasureCodingLayout.BUILT_IN);
-    for (NamespaceScan s : status.lastScans().values()) {
-      for (NamespaceScan.FileEntry f : s.files) {
-        advisor.addFile(f.path, f.length, f.rawBytes);
-      }
-    }
+  /** The last complete poll's advice (computed once per poll, never per request). */
+  private static ObjectNode advisor(StorageCostAdvisor advisor) {
     ObjectNode out = JSON.createObjectNode();
     ArrayNode policies = out.putArray("policies");
-    for (ErasureCodingLayout p : advisor.policies()) {
-      policies.addObject().put("name", p.name()).put("dataUnits", p.dataUnits()).put("parityUnits", p.parityUnits())
-          .put("cellSize", p.cellSize()).put("racksToSurviveOneRack", p.racksToSurviveOneRack())
-          .put("racksForOneCellPerRack", p.racksForOneCellPerRack());
-    }
     ArrayNode dirs = out.putArray("directories");
+    if (advisor == null) {
+      out.put("computed", false);
+      return out;
+    }
+    out.put("computed", true);
+    for (ErasureCodingLayout p : advisor.policies()) {
+      String whyNot = advisor.whyNot(p);
+      ObjectNode n = policies.addObject().put("name", p.name()).put("dataUnits", p.dataUnits()).put("parityUnits", p.parityUnits())
+          .put("cellSize", p.cellSize()).put("racksToSurviveOneRack", p.racksToSurviveOneRack())
+          .put("racksForOneCellPerRack", p.racksForOneCellPerRack()).put("clusterCanHold", whyNot == null);
+      if (whyNot != null) {
+        n.put("whyNot", whyNot);
+      }
+    }
     for (DirectoryCost d : advisor.byPath()) {
       ObjectNode n = dirs.addObject().put("path", d.path()).put("files", d.files()).put("logicalBytes", d.logicalBytes())
           .put("rawBytesToday", d.rawBytesToday());
+      ErasureCodingLayout best = advisor.recommended(d);
+      if (best != null) {
+        n.put("recommended", best.name());
+      } else {
+        n.putNull("recommended");
+      }
       ObjectNode per = n.putObject("policies");
       for (ErasureCodingLayout p : advisor.policies()) {
         per.putObject(p.name()).put("rawBytes", d.rawBytes(p.name())).put("savedBytes", d.savedBytes(p.name()))

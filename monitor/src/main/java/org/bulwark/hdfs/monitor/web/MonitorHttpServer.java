@@ -25,20 +25,18 @@ import org.bulwark.hdfs.monitor.store.HistoryStore;
 public final class MonitorHttpServer implements Closeable {
   static final String STORE = "bulwark.monitor.store";
   static final String STATUS = "bulwark.monitor.status";
-  static final String ADVISOR_DEPTH = "bulwark.monitor.advisor.depth";
   static final String HEALTH = "bulwark.monitor.health";
 
   private final HttpServer2 server;
 
   public MonitorHttpServer(Configuration conf, String hostPort, HistoryStore store, MonitorStatus status,
-      HealthChecker health, int advisorDepth) throws IOException {
+      HealthChecker health) throws IOException {
     this.server = new HttpServer2.Builder().setName("blockmonitor").setConf(withAuthentication(conf))
         .addEndpoint(URI.create("http://" + hostPort)).setFindPort(false).build();
     server.addGlobalFilter("bulwark-admins", AdminAccessFilter.class.getName(),
         Collections.singletonMap(AdminAccessFilter.ACL_PARAMETER, administrators(conf)));
     server.setAttribute(STORE, store);
     server.setAttribute(STATUS, status);
-    server.setAttribute(ADVISOR_DEPTH, advisorDepth);
     server.setAttribute(HEALTH, health);
     server.addServlet("api", "/api/*", ApiServlet.class);
     server.getWebAppContext().setErrorHandler(new PlainErrorHandler());

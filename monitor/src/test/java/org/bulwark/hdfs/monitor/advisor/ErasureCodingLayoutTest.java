@@ -52,4 +52,28 @@ class ErasureCodingLayoutTest {
     assertEquals(2, root.files());
     assertEquals(5, advisor.byPath().size(), "/, /logs, /logs/2026, /warehouse, /warehouse/t1");
   }
+
+  @Test
+  void recommendsOnlyWhatVerifyClusterSetupWouldAcceptAndWhatSaves() {
+    StorageCostAdvisor advisor = new StorageCostAdvisor(1, ErasureCodingLayout.BUILT_IN);
+    advisor.addFile("/warehouse/part-0", 600 * MB, 1800 * MB);
+    advisor.addFile("/logs/small.log", 100_000, 300_000);
+    DirectoryCost warehouse = advisor.byPath().stream().filter(d -> d.path().equals("/warehouse")).findFirst().orElseThrow();
+    DirectoryCost logs = advisor.byPath().stream().filter(d -> d.path().equals("/logs")).findFirst().orElseThrow();
+    assertEquals("the DataNodes are not known yet", advisor.whyNot(ErasureCodingLayout.RS_3_2));
+    assertEquals(null, advisor.recommended(warehouse), "no DataNode report, no advice");
+
+    advisor.topology(5, 5);
+    assertEquals("needs 9 DataNodes, the cluster has 5", advisor.whyNot(ErasureCodingLayout.RS_6_3));
+    assertEquals(null, advisor.whyNot(ErasureCodingLayout.RS_3_2));
+    assertEquals("RS-3-2-1024k", advisor.recommended(warehouse).name(),
+        "XOR-2-1 would save more (1.5x raw against 1.67x) but survives one lost unit, three replicas two");
+    assertEquals(null, advisor.recommended(logs), "every policy costs a 100 KB file more than 3 replicas");
+
+    advisor.topology(12, 2);
+    assertEquals("needs 3 racks to survive the loss of one, the cluster has 2", advisor.whyNot(ErasureCodingLayout.RS_6_3));
+    assertEquals(null, advisor.recommended(warehouse), "two racks hold no policy");
+    advisor.topology(20, 4);
+    assertEquals("RS-10-4-1024k", advisor.recommended(warehouse).name());
+  }
 }

@@ -132,6 +132,83 @@ class HistoryStoreTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void pollFiguresAndRackFillAreKeptForTheChartsAndExpireWithRetention(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "trends")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      NamespaceState state = store.loadState(ns);
+      Map<String, long[]> fill = new java.util.TreeMap<>();
+      fill.put("/r1", new long[] {1000, 250});
+      fill.put("/r2", new long[] {1000, 500});
+      PollChanges c1 = state.diff(ns, 1000, Map.of(), Map.of());
+      store.record(c1, new PollSummary(900, 1000, 10, 40, 100, 3, 1, 2, new long[] {5, 15, 19}, fill));
+      state.apply(c1);
+      PollChanges c2 = state.diff(ns, 2000, Map.of(), Map.of());
+      store.record(c2, new PollSummary(1900, 2000, 10, 40, 100, 3, 0, 0, new long[] {0, 10, 30}, Map.of()));
+
+      List<TrendPoint> trends = store.trends(0);
+      assertEquals(2, trends.size());
+      TrendPoint first = trends.get(0);
+      assertEquals("hdfs://ns1", first.namespace);
+      assertEquals(1000, first.finished);
+      assertEquals(List.of(40L, 1L, 2L, 5L, 15L, 19L),
+          List.of(first.blocks, first.missing, first.corrupt, first.oneRack, first.twoRacks, first.moreRacks));
+      assertEquals(30, trends.get(1).moreRacks);
+      assertEquals(1, store.trends(1500).size(), "only polls since the time asked");
+      List<RackFillPoint> racks = store.rackFill(0);
+      assertEquals(2, racks.size(), "the second poll read no DataNode report");
+      assertEquals("/r2", racks.get(1).rack);
+      assertEquals(500, racks.get(1).used);
+
+      store.deleteHistoryBefore(1500);
+      assertEquals(1, store.trends(0).size());
+      assertEquals(0, store.rackFill(0).size());
+    }
+  }
+
+  /**
+   * A store written by a monitor of schema version 1 (before the charts) is brought to the newest version
+   * at start: its polls read back with zero counts, and new polls keep every figure.
+   */
+  @ParameterizedTest
+  @MethodSource("engines")
+  void aVersionOneStoreIsMigratedAndKeepsItsPolls(String engine) throws Exception {
+    String url;
+    java.util.Properties props = new java.util.Properties();
+    if ("embedded".equals(engine)) {
+      url = "jdbc:h2:file:" + new File(dir, "v1/history").getAbsolutePath() + ";WRITE_DELAY=0";
+    } else {
+      url = TestPostgres.url(TestPostgres.createSchema("bulwark_v1"));
+      props = TestPostgres.credentials();
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, props); java.sql.Statement st = c.createStatement()) {
+      String v1 = new String(HistoryStore.class.getResourceAsStream("V1__history.sql").readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      for (String sql : v1.replaceAll("(?m)^--.*$", "").split(";")) {
+        if (!sql.trim().isEmpty()) {
+          st.execute(sql);
+        }
+      }
+      st.execute("CREATE TABLE schema_version (version INT PRIMARY KEY, applied_at BIGINT NOT NULL)");
+      st.execute("INSERT INTO schema_version VALUES (1, 0)");
+      st.execute("INSERT INTO namespace VALUES (1, 'hdfs://old')");
+      st.execute("INSERT INTO poll VALUES (1, 900, 1000, 3, 7, 21, 2)");
+    }
+    try (HistoryStore store = JdbcHistoryStore.open(url, props, "version 1 store")) {
+      List<TrendPoint> old = store.trends(0);
+      assertEquals(1, old.size());
+      assertEquals(7, old.get(0).blocks);
+      assertEquals(0, old.get(0).missing);
+      int ns = store.namespaceId("hdfs://old");
+      assertEquals(1, ns);
+      store.record(store.loadState(ns).diff(ns, 2000, Map.of(), Map.of()),
+          new PollSummary(1900, 2000, 3, 7, 21, 2, 1, 0, new long[] {1, 2, 3}, Map.of("/r", new long[] {10, 5})));
+      assertEquals(1, store.trends(1500).get(0).missing);
+      assertEquals(1, store.rackFill(0).size());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void aFailedRecordLeavesNothingHalfWritten(String engine) throws Exception {
     try (HistoryStore store = open(engine, "atomic")) {
       int ns = store.namespaceId("hdfs://ns1");

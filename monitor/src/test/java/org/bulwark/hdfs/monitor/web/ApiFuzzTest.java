@@ -64,7 +64,7 @@ class ApiFuzzTest {
       fill(store);
       String before = fingerprint(schema, p);
       Configuration conf = new Configuration(false);
-      MonitorHttpServer server = new MonitorHttpServer(conf, "127.0.0.1:0", store, new MonitorStatus(), null, 3);
+      MonitorHttpServer server = new MonitorHttpServer(conf, "127.0.0.1:0", store, new MonitorStatus(), null);
       server.start();
       Map<String, Integer> statuses = new TreeMap<>();
       try (RawHttpClient client = new RawHttpClient(server.address())) {

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.bulwark.hdfs.monitor.BlockMonitor;
+import org.bulwark.hdfs.monitor.TestMonitors;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
 import org.bulwark.hdfs.testkit.WriteOrigin;
@@ -48,6 +48,15 @@ class MonitorBrowserTest {
     return Files.readString(out.toPath(), StandardCharsets.UTF_8);
   }
 
+  /** The chart's element says it drew at least {@code points} points, and holds the SVG ECharts drew them in. */
+  private static void assertChart(String dom, String id, int points) {
+    Matcher m = Pattern.compile("<div class=\"chart[^\"]*\" id=\"" + id + "\"[^>]*data-points=\"(\\d+)\"[^>]*>(.*?)</div>",
+        Pattern.DOTALL).matcher(dom);
+    assertTrue(m.find(), id + " rendered: " + dom);
+    assertTrue(Integer.parseInt(m.group(1)) >= points, id + " drew " + m.group(1) + " points, fewer than " + points);
+    assertTrue(m.group(2).contains("<svg"), id + " drew an SVG: " + m.group(2));
+  }
+
   @Test
   void everyPageRendersAndALinkLeadsToTheBlockTimeline() throws Exception {
     assertTrue(CHROMIUM.canExecute(), "Chromium (" + CHROMIUM + ") is needed and not installed: run the tests with "
@@ -56,11 +65,7 @@ class MonitorBrowserTest {
       c.writeFile(new Path("/data/kept"), 2 << 20, WriteOrigin.offCluster());
       c.writeFile(0, new Path("/data/lost"), 1 << 20, WriteOrigin.offCluster(), 1);
       c.awaitReplication(0, new Path("/data"), Duration.ofSeconds(60));
-      Configuration conf = c.conf();
-      conf.set("bulwark.monitor.data.dir", new File(dir, "store").getPath());
-      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
-      conf.set("bulwark.monitor.poll.interval", "1h");
-      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+      try (BlockMonitor monitor = new BlockMonitor(TestMonitors.conf(c.conf(), dir))) {
         monitor.start();
         monitor.pollNow();
         DatanodeInfo holder = c.fs().getClient().getLocatedBlocks("/data/lost", 0).get(0).getLocations()[0];
@@ -74,6 +79,11 @@ class MonitorBrowserTest {
         assertTrue(overview.contains("id=\"datanodes\""), overview);
         assertTrue(overview.contains("Missing blocks: 1"), overview);
         assertTrue(overview.contains(holder.getHostName()), "the dead DataNode is listed: " + overview);
+        // Every chart drew its points as SVG: 2 polls, 2 racks' fill at each, a heat map cell per DataNode holding replicas.
+        assertChart(overview, "chart-missing", 2);
+        assertChart(overview, "chart-racks", 2);
+        assertChart(overview, "chart-fill", 4);
+        assertChart(overview, "chart-heatmap", 2);
 
         String forensics = chromium("--dump-dom", base + "forensics.html");
         assertTrue(forensics.contains("/data/lost"), forensics);
@@ -83,19 +93,27 @@ class MonitorBrowserTest {
         assertTrue(block.contains("class=\"replicas\""), block);
         assertTrue(block.contains("/data/lost"), block);
         assertTrue(block.contains(holder.getHostName()), "the last holder is on the timeline: " + block);
+        assertChart(block, "chart-timeline-0", 1);
 
         String dataNode = chromium("--dump-dom", base + "datanode.html?id=" + holder.getDatanodeUuid());
         assertTrue(dataNode.contains("dead"), dataNode);
         String advisor = chromium("--dump-dom", base + "advisor.html");
         assertTrue(advisor.contains("RS-6-3-1024k") && advisor.contains("id=\"advisor\""), advisor);
 
+        monitor.health().checkNow();
+        String health = chromium("--dump-dom", base + "health.html");
+        assertTrue(health.contains("id=\"checks\"") && health.contains("data-check=\"missing-blocks\""), health);
+        assertTrue(health.contains("Overall: CRITICAL"), "a missing block is CRITICAL: " + health);
+
         File shots = new File("target");
         assertTrue(shots.isDirectory() || shots.mkdirs());
         for (String[] page : new String[][] {{"index.html", "monitor-overview.png"}, {link.group(1), "monitor-block.png"},
-            {"forensics.html", "monitor-forensics.png"}, {"advisor.html", "monitor-advisor.png"}}) {
+            {"forensics.html", "monitor-forensics.png"}, {"advisor.html", "monitor-advisor.png"},
+            {"health.html", "monitor-health.png"}}) {
           File png = new File(shots, page[1]);
           Files.deleteIfExists(png.toPath());
-          chromium("--window-size=1280,900", "--screenshot=" + png.getAbsolutePath(), base + page[0]);
+          chromium("--window-size=1280," + (page[0].equals("index.html") ? 2200 : 900), "--screenshot=" + png.getAbsolutePath(),
+              base + page[0]);
           assertTrue(png.length() > 5_000, png + " was written");
           byte[] head = Files.readAllBytes(png.toPath());
           assertEquals((byte) 0x89, head[0], "a PNG");
