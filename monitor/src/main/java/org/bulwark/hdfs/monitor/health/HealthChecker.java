@@ -105,12 +105,14 @@ public final class HealthChecker implements Closeable {
   private void loop() {
     while (running) {
       try {
-        checkNow();
+        try {
+          checkNow();
+        } catch (RuntimeException e) {
+          LOG.warn("Health check round failed", e);
+        }
         TimeUnit.MILLISECONDS.sleep(intervalMillis);
       } catch (InterruptedException e) {
         return;
-      } catch (RuntimeException e) {
-        LOG.warn("Health check round failed", e);
       }
     }
   }
