@@ -38,8 +38,9 @@ import org.bulwark.hdfs.testkit.TestPostgres;
 class ApiFuzzTest {
   private static final int PER_ENDPOINT = 10_000;
   private static final List<String> ENDPOINTS = List.of("/api/overview", "/api/block", "/api/datanode", "/api/rack",
-      "/api/forensics", "/api/advisor", "/block.html", "/index.html");
-  private static final List<String> PARAMETERS = List.of("id", "path", "limit", "rack", "user.name", "doAs", "q", "id[]", "");
+      "/api/forensics", "/api/advisor", "/api/trends", "/api/heatmap", "/block.html", "/index.html");
+  private static final List<String> PARAMETERS = List.of("id", "path", "limit", "rack", "hours", "user.name", "doAs", "q",
+      "id[]", "");
   private static final Pattern STACK_TRACE = Pattern.compile(
       "(\\bat [\\w$.]+\\([\\w$]+\\.java:\\d+\\))|(\\w+\\.\\w+\\.[\\w.]*(Exception|Error)\\b)|(Caused by)", Pattern.CASE_INSENSITIVE);
   private static final String[] HOSTILE = {
