@@ -63,12 +63,13 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
       throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.HTTP_ADDRESS.getName(), address,
           "host:port such as 0.0.0.0:9880");
     }
+    String canaryDir = HealthChecker.canaryDir(conf);
     KeytabLogin.loginIfKerberos(conf, MonitorKeys.KEYTAB.getName(), MonitorKeys.KERBEROS_PRINCIPAL.getName(),
         address.substring(0, address.lastIndexOf(':')));
     try {
       store = StoreFactory.open(conf);
-      poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention);
-      health = new HealthChecker(conf, namespaces, poller.status());
+      poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention, canaryDir);
+      health = new HealthChecker(conf, namespaces, poller.status(), canaryDir);
       http = new MonitorHttpServer(conf, address, store, poller.status(), health);
       http.start();
       metrics = new PollerMetrics(poller.status());

@@ -52,8 +52,9 @@ public final class HistoryPoller implements Closeable {
   private volatile boolean running = true;
   private long lastRetention;
 
+  /** @param skippedDir a directory every scan leaves out (the health canary's), or null */
   public HistoryPoller(Configuration conf, List<URI> namespaces, HistoryStore store, long maxRpcPerSecond,
-      long intervalMillis, long retentionMillis) {
+      long intervalMillis, long retentionMillis, String skippedDir) {
     this.conf = conf;
     this.namespaces = namespaces;
     this.store = store;
@@ -61,8 +62,7 @@ public final class HistoryPoller implements Closeable {
     this.intervalMillis = intervalMillis;
     this.retentionMillis = retentionMillis;
     this.advisorDepth = MonitorKeys.ADVISOR_DEPTH.get(conf).intValue();
-    String canary = MonitorKeys.CANARY_DIR.get(conf);
-    this.canaryDir = canary == null || canary.isEmpty() ? null : new org.apache.hadoop.fs.Path(canary).toUri().getPath();
+    this.canaryDir = skippedDir;
     this.thread = new Thread(this::loop, "blockmonitor-poller");
     this.thread.setDaemon(true);
   }

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.bulwark.hdfs.common.conf.InvalidConfigException;
 import org.bulwark.hdfs.monitor.MonitorKeys;
 import org.bulwark.hdfs.monitor.collect.MonitorStatus;
 import org.bulwark.hdfs.monitor.collect.NamespaceSummary;
@@ -58,19 +60,15 @@ public final class HealthChecker implements Closeable {
   private volatile HealthReport latest = HealthReport.NONE;
   private volatile boolean running = true;
 
-  public HealthChecker(Configuration conf, List<URI> namespaces, MonitorStatus status) {
+  /**
+   * @param canaryDir the canary's directory in every namespace ({@link #canaryDir(Configuration)}), or null
+   *     for no canary
+   */
+  public HealthChecker(Configuration conf, List<URI> namespaces, MonitorStatus status, String canaryDir) {
     this.status = status;
     this.rules = new HealthRules(HealthThresholds.from(conf));
     this.intervalMillis = MonitorKeys.HEALTH_INTERVAL.get(conf);
     this.timeoutMillis = MonitorKeys.HEALTH_TIMEOUT.get(conf);
-    String canaryDir = MonitorKeys.CANARY_DIR.get(conf);
-    if (canaryDir != null && canaryDir.isEmpty()) {
-      canaryDir = null;
-    }
-    if (canaryDir != null && !canaryDir.startsWith("/")) {
-      throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.CANARY_DIR.getName(), canaryDir,
-          "an absolute path such as /tmp/.bulwark-canary, or empty to disable the canary");
-    }
     for (URI uri : namespaces) {
       watched.add(new Watched(uri.toString(), new NamespaceProbe(conf, uri, canaryDir, timeoutMillis), startedAt));
     }
@@ -82,6 +80,22 @@ public final class HealthChecker implements Closeable {
     });
     this.thread = new Thread(this::loop, "blockmonitor-health");
     this.thread.setDaemon(true);
+  }
+
+  /**
+   * {@code bulwark.monitor.health.canary.dir} as an absolute path without a trailing slash, or null when it is
+   * empty (no canary); anything else is refused naming the key.
+   */
+  public static String canaryDir(Configuration conf) {
+    String dir = MonitorKeys.CANARY_DIR.get(conf);
+    if (dir == null || dir.isEmpty()) {
+      return null;
+    }
+    if (!dir.startsWith("/")) {
+      throw new InvalidConfigException(MonitorKeys.CANARY_DIR.getName(), dir,
+          "an absolute path such as /tmp/.bulwark-canary, or empty to disable the canary");
+    }
+    return new Path(dir).toUri().getPath();
   }
 
   public void start() {
