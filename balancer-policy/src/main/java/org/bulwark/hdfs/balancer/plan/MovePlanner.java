@@ -32,6 +32,11 @@ import java.util.TreeSet;
  * <li>where a need remains because no block fits the rooms left, targets take a block bigger than
  * their room, as the stock dispatcher lets them (a target overshoots by less than one block).</li>
  * </ol>
+ * Where that plan leaves a node outside the threshold (a few movable blocks shared by two sources, a
+ * node alone on its rack whose only outlets rack-adding moves filled), the iteration is planned again
+ * balance first, in three source orders, and the plan that leaves the least outside is kept: balance
+ * before rack diversity, so that the run converges wherever the stock balancer does. Blocks on the most
+ * racks are moved first in every plan: they have the fewest places to go.
  * Nodes are taken inside half the threshold, not to the average as the stock balancer aims: fewer
  * bytes move, and every node still ends well inside the threshold. As in the stock pairing,
  * above-average sources serve only under-utilised targets.
@@ -56,12 +61,53 @@ public final class MovePlanner {
   /**
    * Plans one balancing iteration.
    *
-   * @param candidates blocks fetched from each source node, keyed by the source's index
+   * @param fetched blocks fetched from each source node, keyed by the source's index
    */
-  public Plan balance(Classification c, Map<Integer, List<BlockCandidate>> candidates) {
+  public Plan balance(Classification c, Map<Integer, List<BlockCandidate>> fetched) {
+    Map<Integer, List<BlockCandidate>> candidates = leastFlexibleFirst(fetched);
+    Assigner best = assign(c, candidates, Order.RACK_ADDING_FIRST);
+    long left = best.bytesBeyondThreshold(c);
+    // Rack-adding moves first can take the only room a source with few outlets had (a node alone on its
+    // rack whose blocks all have a replica on the under-utilised nodes' racks); so can a fuller source, or
+    // one with a target on its own rack that any block can reach. Where the plan leaves a node outside
+    // the threshold, plan in the other orders too and keep the plan that leaves least outside.
+    for (Order order : Order.values()) {
+      if (left == 0) {
+        break;
+      }
+      if (order == Order.RACK_ADDING_FIRST) {
+        continue;
+      }
+      Assigner other = assign(c, candidates, order);
+      long otherLeft = other.bytesBeyondThreshold(c);
+      if (otherLeft < left) {
+        best = other;
+        left = otherLeft;
+      }
+    }
+    return new Plan(best.moves, addingPossible(best, candidates));
+  }
+
+  /** The orders in which a plan's phases give sources and targets their moves. */
+  private enum Order {
+    /** The phases of the class comment: rack-adding moves before any rack-keeping one. */
+    RACK_ADDING_FIRST,
+    /**
+     * Balance first: sources shed and targets fill by any move that keeps the rack count, each block still
+     * going to a rack-adding target where one has room; the fullest sources choose first.
+     */
+    BALANCE_FIRST,
+    /** Balance first, the least full sources choosing first. */
+    LEAST_FULL_FIRST,
+    /** Balance first, over-utilised sources without a target on their own rack shedding before the others. */
+    OUTLETLESS_FIRST
+  }
+
+  /** One plan, its phases in the given order. */
+  private Assigner assign(Classification c, Map<Integer, List<BlockCandidate>> candidates, Order order) {
     int n = c.nodeCount();
     double band = c.threshold() * BAND_FRACTION;
-    Assigner a = new Assigner(n, candidates, Long.MAX_VALUE);
+    Assigner a = new Assigner(n, candidates, Long.MAX_VALUE, order);
     List<Integer> over = new ArrayList<>();
     List<Integer> sources = new ArrayList<>();
     for (int node = 0; node < n; node++) {
@@ -82,12 +128,27 @@ public final class MovePlanner {
     }
     byUtilisationDescending(over, c);
     byUtilisationDescending(sources, c);
+    if (order == Order.LEAST_FULL_FIRST) {
+      Collections.reverse(over);
+      Collections.reverse(sources);
+    }
     a.openTargets();
-    a.giveAway(over, true, true);
-    // Rack-adding moves into under-utilised targets from any source before rack-keeping moves take
-    // their room: above-average sources often hold the blocks that can add a rack.
-    a.fillNeedyTargets(sources, true);
+    if (order == Order.OUTLETLESS_FIRST) {
+      a.giveAway(withoutTargetOnRack(over, a), true, false);
+    }
+    boolean rackAddingFirst = order == Order.RACK_ADDING_FIRST;
+    if (rackAddingFirst) {
+      a.giveAway(over, true, true);
+      // Rack-adding moves into under-utilised targets from any source before rack-keeping moves take
+      // their room: above-average sources often hold the blocks that can add a rack.
+      a.fillNeedyTargets(sources, true);
+    }
     a.giveAway(over, true, false);
+    if (!rackAddingFirst) {
+      // Over-utilised sources have shed what they must: rack-adding moves can no longer take their room.
+      a.fillNeedyTargets(sources, true);
+      a.fillNeedyTargets(sources, false);
+    }
     // Sources may go down to half the threshold below the average for moves that add a rack:
     // the bytes under-utilised targets must take are the same, more of them can add a rack.
     for (int s : sources) {
@@ -102,7 +163,7 @@ public final class MovePlanner {
       a.giveAway(over, true, false);
       a.fillNeedyTargets(sources, false);
     }
-    return new Plan(a.moves, addingPossible(a, candidates));
+    return a;
   }
 
   /**
@@ -114,7 +175,7 @@ public final class MovePlanner {
   public Plan spread(Classification c, Map<Integer, List<BlockCandidate>> candidates, long byteBudget) {
     int n = c.nodeCount();
     double band = c.threshold() * BAND_FRACTION;
-    Assigner a = new Assigner(n, candidates, byteBudget);
+    Assigner a = new Assigner(n, candidates, byteBudget, Order.RACK_ADDING_FIRST);
     List<Integer> sources = new ArrayList<>();
     for (int node = 0; node < n; node++) {
       if (!c.hasUsage(node)) {
@@ -160,7 +221,10 @@ public final class MovePlanner {
     RackAddingBound bound = new RackAddingBound();
     Set<Integer> racksWithRoom = new HashSet<>();
     for (int t = 0; t < a.targetRoomAtStart.length; t++) {
-      long blocks = a.targetRoomAtStart[t] / typicalSize;
+      // A plan made balance first was chosen because over-utilised sources needed that room to get inside
+      // the threshold: what they moved into a target was not room a rack-adding move could have had.
+      long room = a.targetRoomAtStart[t] - (a.order == Order.RACK_ADDING_FIRST ? 0 : a.fromOverInto[t]);
+      long blocks = Math.max(0, room) / typicalSize;
       if (blocks > 0) {
         bound.room(racks.rackOf(t), blocks, a.targetMustAtStart[t] > 0);
         racksWithRoom.add(racks.rackOf(t));
@@ -215,6 +279,41 @@ public final class MovePlanner {
     return possible;
   }
 
+  /**
+   * Each source's blocks, those on the most racks first: they have the fewest racks left to go to without
+   * losing one, so they take the moves any block could make (into the source's own rack, say) before the
+   * blocks that could still go where few others can.
+   */
+  private Map<Integer, List<BlockCandidate>> leastFlexibleFirst(Map<Integer, List<BlockCandidate>> fetched) {
+    Map<Integer, List<BlockCandidate>> sorted = new HashMap<>();
+    for (Map.Entry<Integer, List<BlockCandidate>> e : fetched.entrySet()) {
+      int source = e.getKey();
+      List<BlockCandidate> blocks = new ArrayList<>(e.getValue());
+      Map<BlockCandidate, Integer> spread = new HashMap<>();
+      for (BlockCandidate b : blocks) {
+        spread.put(b, racks.racks(b.holders()));
+      }
+      blocks.sort((x, y) -> Integer.compare(spread.get(y), spread.get(x)));
+      sorted.put(source, blocks);
+    }
+    return sorted;
+  }
+
+  /** The sources no target shares a rack with: their blocks reach only other racks. */
+  private List<Integer> withoutTargetOnRack(List<Integer> sources, Assigner a) {
+    Set<Integer> racksWithTarget = new HashSet<>();
+    for (int t : a.targets) {
+      racksWithTarget.add(racks.rackOf(t));
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int s : sources) {
+      if (!racksWithTarget.contains(racks.rackOf(s))) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
   /** The fullest nodes choose first in every round (what {@code -sortTopNodes} asks of the stock balancer). */
   private static void byUtilisationDescending(List<Integer> nodes, Classification c) {
     nodes.sort((x, y) -> Double.compare(c.utilisation(y), c.utilisation(x)));
@@ -244,8 +343,15 @@ public final class MovePlanner {
     long budget;
     /** Whether a target with room left may take a block bigger than that room. */
     boolean overshoot;
+    /** Bytes each node takes (positive) or gives (negative) by the moves so far. */
+    final long[] net;
+    /** Bytes each target takes from over-utilised sources. */
+    final long[] fromOverInto;
+    final Order order;
 
-    Assigner(int n, Map<Integer, List<BlockCandidate>> candidates, long budget) {
+    Assigner(int n, Map<Integer, List<BlockCandidate>> candidates, long budget, Order order) {
+      this.order = order;
+      fromOverInto = new long[n];
       sourceLeft = new long[n];
       sourceMust = new long[n];
       targetLeft = new long[n];
@@ -253,6 +359,7 @@ public final class MovePlanner {
       addingCursor = new int[n];
       keepingCursor = new int[n];
       fillingCursor = new int[n];
+      net = new long[n];
       this.candidates = candidates;
       this.budget = budget;
       // Neediest first: targets that must take bytes, then by room left; index breaks ties.
@@ -340,6 +447,31 @@ public final class MovePlanner {
       Arrays.fill(fillingCursor, 0);
     }
 
+    /**
+     * What would still have to move after these moves for every node to be within the threshold, counted
+     * as {@link Classification#bytesLeftToMove()} counts it.
+     */
+    long bytesBeyondThreshold(Classification c) {
+      long overBytes = 0;
+      long underBytes = 0;
+      for (int node = 0; node < net.length; node++) {
+        if (!c.hasUsage(node)) {
+          continue;
+        }
+        double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
+        double beyond = Math.abs(diff) - c.threshold();
+        if (beyond > 0 && (diff > 0 ? c.sourceAllowed(node) : true)) {
+          long bytes = Classification.percentToBytes(beyond, c.capacity(node));
+          if (diff > 0) {
+            overBytes += bytes;
+          } else {
+            underBytes += bytes;
+          }
+        }
+      }
+      return Math.max(overBytes, underBytes);
+    }
+
     private boolean hasNeedyTarget() {
       return !targets.isEmpty() && targetMust[targets.first()] > 0;
     }
@@ -419,6 +551,11 @@ public final class MovePlanner {
       moves.add(new PlannedMove(b, s, t, racks.delta(b.holders(), s, t)));
       planned.add(b);
       budget -= size;
+      net[s] -= size;
+      net[t] += size;
+      if (over[s]) {
+        fromOverInto[t] += size;
+      }
       sourceLeft[s] -= size;
       sourceMust[s] = Math.max(0, sourceMust[s] - size);
       targets.remove(t);

@@ -40,6 +40,25 @@ final class SimulatedCluster {
     this.blockSize = blockSize;
   }
 
+  /** An independent copy: same nodes, racks and replicas. */
+  SimulatedCluster copy() {
+    SimulatedCluster c = new SimulatedCluster(rackOf, nodesOfRack, capacity.clone(), used.clone(), blockSize);
+    c.blockCount = blockCount;
+    c.holders = new int[holders.length][];
+    for (int b = 0; b < blockCount; b++) {
+      c.holders[b] = holders[b].clone();
+    }
+    return c;
+  }
+
+  private SimulatedCluster(int[] rackOf, int[][] nodesOfRack, long[] capacity, long[] used, long blockSize) {
+    this.rackOf = rackOf;
+    this.nodesOfRack = nodesOfRack;
+    this.capacity = capacity;
+    this.used = used;
+    this.blockSize = blockSize;
+  }
+
   int nodes() {
     return rackOf.length;
   }
@@ -187,7 +206,12 @@ final class SimulatedCluster {
 
   /** Applies a plan as the DataNodes would carry it out. */
   void apply(Plan plan) {
-    for (PlannedMove m : plan.moves()) {
+    apply(plan.moves());
+  }
+
+  /** Applies moves as the DataNodes would carry them out. */
+  void apply(List<PlannedMove> moves) {
+    for (PlannedMove m : moves) {
       int b = (int) m.block().blockId();
       int[] h = holders[b];
       for (int i = 0; i < h.length; i++) {
