@@ -460,7 +460,7 @@ public final class MovePlanner {
         }
         double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
         double beyond = Math.abs(diff) - c.threshold();
-        if (beyond > 0 && (diff > 0 ? c.sourceAllowed(node) : true)) {
+        if (beyond > 0 && (diff <= 0 || c.sourceAllowed(node))) {
           long bytes = Classification.percentToBytes(beyond, c.capacity(node));
           if (diff > 0) {
             overBytes += bytes;
