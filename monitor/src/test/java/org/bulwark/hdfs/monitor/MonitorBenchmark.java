@@ -52,6 +52,9 @@ class MonitorBenchmark {
   private static final long ROWS = Long.getLong("bench.monitor.rows", 10_000_000L);
   private static final int DATANODES = 2_000;
   private static final int QUERIES = 1_000;
+  private static final int MILLION_FILES = Integer.getInteger("bench.monitor.million-files", 1_000_000);
+  /** Replica intervals each poll closes and as many it opens while queries are timed during polls. */
+  private static final int MOVES_PER_POLL = 30_000;
 
   @TempDir
   File dir;
@@ -61,12 +64,14 @@ class MonitorBenchmark {
     BenchReport report = BenchReport.start("monitor", 1);
     ObjectNode root = report.root();
     scan(root);
+    scanMillionFiles(root);
     ObjectNode ingest = root.putObject("ingest_rows_per_sec");
     ObjectNode block = root.putObject("query_ms_p99_block_history");
     ObjectNode dataNode = root.putObject("query_ms_p99_datanode_history");
     ObjectNode bytes = root.putObject("bytes_per_interval_row_by_engine");
+    ObjectNode duringPoll = root.putObject("query_ms_p99_during_poll");
     for (String engine : new String[] {"embedded", "postgres"}) {
-      storeAtScale(engine, ingest, block, dataNode, bytes);
+      storeAtScale(engine, ingest, block, dataNode, bytes, duringPoll);
     }
     root.put("ingest_rows_per_sec_embedded", ingest.get("embedded").asDouble());
     root.put("ingest_rows_per_sec_postgres", ingest.get("postgres").asDouble());
@@ -127,9 +132,87 @@ class MonitorBenchmark {
     }
   }
 
+  /**
+   * Part 1b: a namespace of {@code MILLION_FILES} one-block files (simulated storage), polled by the monitor
+   * until steady; the monitor's heap is what the JVM holds after the polls (and a full GC) beyond what it held
+   * with the cluster alone.
+   */
+  private void scanMillionFiles(ObjectNode root) throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2").replication(3)
+        .blockSize(1024).configure(SimulatedFSDataset::setFactory).build()) {
+      DistributedFileSystem fs = c.fs();
+      long started = System.nanoTime();
+      ExecutorService writers = Executors.newFixedThreadPool(16);
+      List<Future<?>> done = new ArrayList<>();
+      byte[] data = new byte[1024];
+      int perTask = 1_000;
+      for (int from = 0; from < MILLION_FILES; from += perTask) {
+        int first = from;
+        done.add(writers.submit(() -> {
+          for (int f = first; f < Math.min(MILLION_FILES, first + perTask); f++) {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/big/d" + (f / 1_000) + "/f" + f);
+            try (OutputStream out = fs.createFile(p).recursive().blockSize(1024).replication((short) 3).build()) {
+              out.write(data);
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> d : done) {
+        d.get();
+      }
+      writers.shutdown();
+      System.out.printf("wrote %,d one-block files in %.1f s%n", MILLION_FILES, (System.nanoTime() - started) / 1e9);
+      c.awaitReplication(0, new org.apache.hadoop.fs.Path("/big"), java.time.Duration.ofMinutes(10));
+      long clusterAlone = usedHeapAfterGc();
+
+      Configuration conf = c.conf();
+      conf.set("bulwark.monitor.data.dir", new File(dir, "million-store").getPath());
+      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+      conf.set("bulwark.monitor.poll.interval", "1h");
+      conf.set("bulwark.monitor.max-rpc-per-sec", "100000");
+      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+        monitor.start();
+        long t0 = System.nanoTime();
+        monitor.pollNow();
+        double first = (System.nanoTime() - t0) / 1e9;
+        monitor.pollNow();
+        long t1 = System.nanoTime();
+        monitor.pollNow();
+        double steady = (System.nanoTime() - t1) / 1e9;
+        long withMonitor = usedHeapAfterGc();
+        NamespaceSummary s = monitor.status().lastScans().values().iterator().next();
+        double heapMb = Math.max(0, withMonitor - clusterAlone) / 1048576.0;
+        root.put("files_1m", s.files);
+        root.put("first_poll_s_1m_files", round(first));
+        root.put("steady_poll_s_1m_files", round(steady));
+        root.put("scan_heap_mb_1m_files", round(heapMb));
+        System.out.printf("poll of %,d files (%,d blocks): first %.1f s, steady %.1f s; monitor heap %.0f MB "
+            + "(JVM %.0f MB with the cluster alone, %.0f MB with the monitor)%n", s.files, s.blocks, first, steady, heapMb,
+            clusterAlone / 1048576.0, withMonitor / 1048576.0);
+      }
+    }
+  }
+
+  /** Heap in use after full collections (repeated until it stops falling). */
+  private static long usedHeapAfterGc() throws InterruptedException {
+    java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(200);
+      long now = memory.getHeapMemoryUsage().getUsed();
+      if (now >= used * 0.99) {
+        return Math.min(now, used);
+      }
+      used = now;
+    }
+    return used;
+  }
+
   /** Part 2: ROWS replica intervals (3 per block, on DATANODES DataNodes) through record(), then queries. */
-  private void storeAtScale(String engine, ObjectNode ingest, ObjectNode block, ObjectNode dataNode, ObjectNode bytes)
-      throws Exception {
+  private void storeAtScale(String engine, ObjectNode ingest, ObjectNode block, ObjectNode dataNode, ObjectNode bytes,
+      ObjectNode duringPoll) throws Exception {
     File embeddedDir = new File(dir, "scale-" + engine);
     String schema = "bulwark_bench_" + System.nanoTime();
     try (HistoryStore store = open(engine, embeddedDir, schema)) {
@@ -156,6 +239,7 @@ class MonitorBenchmark {
         // Each chunk is a fresh state: only these blocks are "seen", nothing is closed.
         PollChanges c = new NamespaceState().diff(ns, time++, seen, Collections.<Integer, DataNodeObservation>emptyMap());
         store.record(c, new PollSummary(time, time, 0, seen.size(), seen.size() * 3L, 0));
+        store.compactIfGrown(); // as the poller does after each poll
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       long rows = blocks * 3;
@@ -185,8 +269,80 @@ class MonitorBenchmark {
       block.put(engine, round(p99(blockMs)));
       dataNode.put(engine, round(p99(dnMs)));
       System.out.printf("%s: block history p99 %.2f ms, DataNode history p99 %.2f ms%n", engine, p99(blockMs), p99(dnMs));
+      // Measured after the load (the file as polls leave it), before the polls below add rows of their own.
+      bytes.put(engine, round(bytesPerRow(engine, embeddedDir, schema)));
+      duringPoll.put(engine, round(queriesDuringPolls(engine, store, ns, storages, blocks, time)));
     }
-    bytes.put(engine, round(bytesPerRow(engine, embeddedDir, schema)));
+    if (!"embedded".equals(engine)) {
+      try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
+        s.execute("DROP SCHEMA " + schema + " CASCADE");
+      }
+    }
+  }
+
+  /**
+   * Block and DataNode history queries timed while polls write: a writer thread records poll after poll,
+   * each closing the {@code MOVES_PER_POLL} replica intervals the one before opened and opening as many on
+   * other blocks (with their file rows); only queries that start and end inside a poll's transaction count.
+   * The p99 of both kinds together.
+   */
+  private static double queriesDuringPolls(String engine, HistoryStore store, int ns, int[] storages, long blocks,
+      long startTime) throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong recording = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    Future<?> writing = writer.submit(() -> {
+      Random random = new Random(2);
+      long time = startTime + 1_000;
+      Map<Long, Integer> before = new HashMap<>();
+      while (!stop.get()) {
+        NamespaceState state = new NamespaceState();
+        before.forEach(state::openReplica);
+        Map<Long, ObservedBlock> seen = new HashMap<>();
+        Map<Long, Integer> now = new HashMap<>();
+        while (seen.size() < MOVES_PER_POLL) {
+          long b = 1_073_741_825L + (long) (random.nextDouble() * blocks);
+          int storage = storages[random.nextInt(DATANODES)];
+          now.put(b, storage);
+          seen.put(b, new ObservedBlock(16_386 + b / 50, "/moved/part-" + b, new int[] {storage}, false, false));
+        }
+        PollChanges c = state.diff(ns, time, seen, Collections.<Integer, DataNodeObservation>emptyMap());
+        recording.incrementAndGet(); // odd: a poll's transaction is open
+        store.record(c, new PollSummary(time, time, 0, seen.size(), seen.size(), 0));
+        recording.incrementAndGet();
+        time++;
+        before = now;
+        polls.incrementAndGet();
+      }
+      return null;
+    });
+    Random random = new Random(3);
+    List<Double> ms = new ArrayList<>();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+    while (ms.size() < QUERIES && System.nanoTime() < deadline) {
+      long at = recording.get();
+      if (at % 2 == 0) {
+        Thread.onSpinWait();
+        continue;
+      }
+      long s = System.nanoTime();
+      if (ms.size() % 5 == 4) {
+        store.dataNodeReplicas("uuid-" + random.nextInt(DATANODES), org.bulwark.hdfs.monitor.web.ApiServlet.DEFAULT_PAGE);
+      } else {
+        store.blockHistory(1_073_741_825L + (long) (random.nextDouble() * blocks));
+      }
+      double took = (System.nanoTime() - s) / 1e6;
+      if (recording.get() == at) {
+        ms.add(took);
+      }
+    }
+    stop.set(true);
+    writing.get();
+    writer.shutdown();
+    System.out.printf("%s: %d queries during %d polls (%,d replica intervals closed and opened each): p99 %.2f ms%n",
+        engine, ms.size(), polls.get(), MOVES_PER_POLL, p99(ms));
+    return p99(ms);
   }
 
   private static HistoryStore open(String engine, File embeddedDir, String schema) throws Exception {
@@ -217,7 +373,6 @@ class MonitorBenchmark {
         rs.next();
         size = rs.getLong(1);
       }
-      s.execute("DROP SCHEMA " + schema + " CASCADE");
       return (double) size / rows;
     }
   }

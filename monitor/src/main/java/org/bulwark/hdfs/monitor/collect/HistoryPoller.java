@@ -147,6 +147,7 @@ public final class HistoryPoller implements Closeable {
         LOG.info("Retention: deleted {} history rows older than {} days", deleted, TimeUnit.MILLISECONDS.toDays(retentionMillis));
       }
     }
+    store.compactIfGrown();
   }
 
   /** Blocks on one rack, on two, on three or more. */

@@ -61,4 +61,10 @@ public interface HistoryStore extends Closeable {
 
   /** Deletes closed intervals and resolved events that ended before {@code time}; returns rows deleted. */
   long deleteHistoryBefore(long time) throws IOException;
+
+  /**
+   * Between polls: gives back the space superseded rows take, where the engine keeps it until told
+   * (the embedded store, once its file has doubled); queries wait meanwhile. Whether it compacted.
+   */
+  boolean compactIfGrown() throws IOException;
 }

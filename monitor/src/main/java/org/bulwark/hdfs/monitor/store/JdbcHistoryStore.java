@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.monitor.store;
 
+import java.io.File;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,15 +23,18 @@ import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.PollChanges;
 import org.bulwark.hdfs.monitor.history.ReplicaSpan;
 import org.bulwark.hdfs.monitor.history.StateSpan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The history store over JDBC: the same schema and statements on the embedded H2 file and on
  * PostgreSQL (standard SQL only). One connection writes, one reads, each behind a lock of its own: a
  * query never waits for a poll's transaction, and sees the history as of the last committed poll.
- * Ids of namespaces, DataNodes and storages are handed out here (the monitor is the only writer) and
+ * Ids of namespaces, DataNodes and storages come from the database's identity columns and are
  * cached, so a poll's rows are plain integers.
  */
 public final class JdbcHistoryStore implements HistoryStore {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcHistoryStore.class);
   private static final String REPLICA_COLUMNS = "n.uri, r.block_id, d.uuid, d.host, d.rack, s.storage_uuid, "
       + "s.storage_type, r.first_seen, r.gone_since";
   private static final String REPLICA_JOIN = " FROM replica_interval r JOIN storage s ON s.id = r.storage_id "
@@ -48,6 +52,8 @@ public final class JdbcHistoryStore implements HistoryStore {
   /** Guards {@link #reader}. */
   private final Object readLock = new Object();
   private WriteStepListener stepListener = step -> { };
+  /** Set for the embedded store only: when its file is compacted. */
+  private EmbeddedCompaction compaction;
   private final Map<String, Integer> namespaces = new HashMap<>();
   private final Map<String, Integer> dataNodes = new HashMap<>();
   private final Map<String, Integer> storages = new HashMap<>();
@@ -99,6 +105,42 @@ public final class JdbcHistoryStore implements HistoryStore {
     return description;
   }
 
+  /** Compacts this store's H2 file ({@code file}, the {@code .mv.db}) whenever it has doubled: see {@link EmbeddedCompaction}. */
+  void compactWhenGrown(File file) {
+    synchronized (writeLock) {
+      compaction = new EmbeddedCompaction(file);
+    }
+  }
+
+  @Override
+  public boolean compactIfGrown() throws IOException {
+    synchronized (writeLock) {
+      if (compaction == null || !compaction.due()) {
+        return false;
+      }
+      // Both connections go: SHUTDOWN closes the database. Queries wait for it rather than fail.
+      synchronized (readLock) {
+        long before = compaction.file().length();
+        long started = System.nanoTime();
+        openWriter();
+        try (Statement s = writer.createStatement()) {
+          s.execute("SHUTDOWN COMPACT");
+        } catch (SQLException e) {
+          throw new IOException("cannot compact the history store (" + description + "): " + e.getMessage(), e);
+        } finally {
+          closeQuietly(writer);
+          writer = null;
+          closeQuietly(reader);
+          reader = null;
+        }
+        compaction.compacted();
+        LOG.info("Compacted the history store {}: {} MB to {} MB in {} ms", description, before >> 20,
+            compaction.file().length() >> 20, (System.nanoTime() - started) / 1_000_000);
+        return true;
+      }
+    }
+  }
+
   // ---- ids ----
 
   @Override
@@ -106,7 +148,7 @@ public final class JdbcHistoryStore implements HistoryStore {
     synchronized (writeLock) {
       Integer id = namespaces.get(uri);
       if (id == null) {
-        id = idFor("namespace", "uri", uri, next -> new Object[] {next, uri}, "INSERT INTO namespace (id, uri) VALUES (?, ?)");
+        id = idFor("namespace", "uri", uri, () -> new Object[] {uri}, "INSERT INTO namespace (uri) VALUES (?)");
         namespaces.put(uri, id);
       }
       return id;
@@ -119,8 +161,8 @@ public final class JdbcHistoryStore implements HistoryStore {
       String key = uuid + "|" + host + "|" + xferAddress + "|" + rack;
       Integer id = dataNodes.get(key);
       if (id == null) {
-        id = idFor("datanode", "uuid", uuid, next -> new Object[] {next, uuid, host, xferAddress, rack},
-            "INSERT INTO datanode (id, uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?, ?)");
+        id = idFor("datanode", "uuid", uuid, () -> new Object[] {uuid, host, xferAddress, rack},
+            "INSERT INTO datanode (uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?)");
         // A DataNode that moved host or rack keeps its id; the row says where it is now.
         execute("UPDATE datanode SET host = ?, xfer_addr = ?, rack = ? WHERE id = ?", host, xferAddress, rack, id);
         dataNodes.put(key, id);
@@ -134,8 +176,8 @@ public final class JdbcHistoryStore implements HistoryStore {
     synchronized (writeLock) {
       Integer id = storages.get(storageUuid);
       if (id == null) {
-        id = idFor("storage", "storage_uuid", storageUuid, next -> new Object[] {next, dataNodeId, storageUuid, storageType},
-            "INSERT INTO storage (id, datanode_id, storage_uuid, storage_type) VALUES (?, ?, ?, ?)");
+        id = idFor("storage", "storage_uuid", storageUuid, () -> new Object[] {dataNodeId, storageUuid, storageType},
+            "INSERT INTO storage (datanode_id, storage_uuid, storage_type) VALUES (?, ?, ?)");
         storages.put(storageUuid, id);
       }
       return id;
@@ -143,9 +185,10 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   private interface Row {
-    Object[] values(int id);
+    Object[] values();
   }
 
+  /** The id of the row whose {@code keyColumn} is {@code key}, inserted (its id from the identity column) if none. */
   private int idFor(String table, String keyColumn, String key, Row row, String insert) throws IOException {
     openWriter();
     try {
@@ -159,18 +202,19 @@ public final class JdbcHistoryStore implements HistoryStore {
           }
         }
       }
-      int next;
-      try (Statement s = writer.createStatement();
-          ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(id), 0) + 1 FROM " + table)) {
-        rs.next();
-        next = rs.getInt(1);
-      }
-      try (PreparedStatement p = writer.prepareStatement(insert)) {
-        bind(p, row.values(next));
+      int id;
+      try (PreparedStatement p = writer.prepareStatement(insert, new String[] {"id"})) {
+        bind(p, row.values());
         p.executeUpdate();
+        try (ResultSet keys = p.getGeneratedKeys()) {
+          if (!keys.next()) {
+            throw new SQLException("no id generated for the new " + table + " row");
+          }
+          id = keys.getInt(1);
+        }
       }
       writer.commit();
-      return next;
+      return id;
     } catch (SQLException e) {
       rollback();
       throw new IOException("cannot record a " + table + ": " + e.getMessage(), e);

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Migrations {
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+  /** The version whose statements differ per engine: carried out by {@link IdentityColumns}. */
+  private static final int IDENTITY_VERSION = 3;
 
   private Migrations() {
   }
@@ -48,6 +50,9 @@ final class Migrations {
       try (Statement s = c.createStatement()) {
         for (String sql : statements(name)) {
           s.execute(sql);
+        }
+        if (v == IDENTITY_VERSION) {
+          IdentityColumns.apply(c);
         }
         try (PreparedStatement p = c.prepareStatement("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)")) {
           p.setInt(1, v);

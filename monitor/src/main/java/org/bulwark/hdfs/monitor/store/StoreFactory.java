@@ -62,7 +62,9 @@ public final class StoreFactory {
       throw new InvalidConfigException(MonitorKeys.DATA_DIR.getName(), dir.getPath(), "a directory the monitor can create and write");
     }
     String url = "jdbc:h2:file:" + new File(dir, "history").getAbsolutePath() + ";WRITE_DELAY=0";
-    return JdbcHistoryStore.open(url, new Properties(), "embedded H2 in " + dir.getAbsolutePath());
+    JdbcHistoryStore store = JdbcHistoryStore.open(url, new Properties(), "embedded H2 in " + dir.getAbsolutePath());
+    store.compactWhenGrown(new File(dir, "history.mv.db"));
+    return store;
   }
 
   private static File dataDir(Configuration conf) {

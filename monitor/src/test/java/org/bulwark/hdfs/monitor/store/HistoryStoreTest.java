@@ -167,7 +167,8 @@ class HistoryStoreTest {
 
   /**
    * A store written by a monitor of schema version 1 (before the charts) is brought to the newest version
-   * at start: its polls read back with zero counts, and new polls keep every figure.
+   * at start: its polls read back with zero counts, new polls keep every figure, and ids of new namespaces,
+   * DataNodes and storages come from the database after the ones in use.
    */
   @ParameterizedTest
   @MethodSource("engines")
@@ -191,6 +192,9 @@ class HistoryStoreTest {
       st.execute("CREATE TABLE schema_version (version INT PRIMARY KEY, applied_at BIGINT NOT NULL)");
       st.execute("INSERT INTO schema_version VALUES (1, 0)");
       st.execute("INSERT INTO namespace VALUES (1, 'hdfs://old')");
+      st.execute("INSERT INTO namespace VALUES (5, 'hdfs://older')");
+      st.execute("INSERT INTO datanode VALUES (3, 'uuid-old', 'dn.old', '10.0.0.9:9866', '/r')");
+      st.execute("INSERT INTO storage VALUES (8, 3, 'DS-old', 'DISK')");
       st.execute("INSERT INTO poll VALUES (1, 900, 1000, 3, 7, 21, 2)");
     }
     try (HistoryStore store = JdbcHistoryStore.open(url, props, "version 1 store")) {
@@ -204,6 +208,37 @@ class HistoryStoreTest {
           new PollSummary(1900, 2000, 3, 7, 21, 2, 1, 0, new long[] {1, 2, 3}, Map.of("/r", new long[] {10, 5})));
       assertEquals(1, store.trends(1500).get(0).missing);
       assertEquals(1, store.rackFill(0).size());
+      assertEquals(6, store.namespaceId("hdfs://new"), "after the largest namespace id");
+      int dn = store.dataNodeId("uuid-new", "dn.new", "10.0.0.10:9866", "/r");
+      assertEquals(4, dn, "after the largest DataNode id");
+      assertEquals(9, store.storageId(dn, "DS-new", "DISK"), "after the largest storage id");
+      assertEquals(3, store.dataNodeId("uuid-old", "dn.old", "10.0.0.9:9866", "/r"), "old ids kept");
+    }
+  }
+
+  /**
+   * H2 commits each of the version 3 statements on its own: a monitor stopped half-way through (the primary
+   * key of one table dropped, its identity not yet made) finishes the migration at the next start.
+   */
+  @org.junit.jupiter.api.Test
+  void anEmbeddedIdentityMigrationCutShortIsFinishedAtTheNextStart() throws Exception {
+    File storeDir = new File(dir, "identity-cut");
+    String url = "jdbc:h2:file:" + new File(storeDir, "history").getAbsolutePath() + ";WRITE_DELAY=0";
+    try (HistoryStore store = StoreFactory.embedded(storeDir)) {
+      store.namespaceId("hdfs://a");
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
+      st.execute("DELETE FROM schema_version WHERE version = 3");
+      st.execute("ALTER TABLE datanode DROP PRIMARY KEY");
+    }
+    try (HistoryStore store = StoreFactory.embedded(storeDir)) {
+      assertEquals(1, store.namespaceId("hdfs://a"));
+      assertEquals(2, store.namespaceId("hdfs://b"));
+      assertEquals(1, store.dataNodeId("u", "h", "a:1", "/r"));
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+        java.sql.ResultSet rs = c.getMetaData().getPrimaryKeys(null, c.getSchema(), "DATANODE")) {
+      assertTrue(rs.next(), "the primary key is back");
     }
   }
 

@@ -1,0 +1,4 @@
+-- Bulwark block monitor, schema version 3: ids of namespaces, DataNodes and storages come from the database
+-- (identity columns, continuing after the largest id in use), no longer from MAX(id) + 1. The statements
+-- differ between H2 and PostgreSQL, so this version is carried out by IdentityColumns (Java) after this
+-- script, which has none of its own.
