@@ -87,31 +87,11 @@ class MonitorBenchmark {
         .blockSize(1024).configure(SimulatedFSDataset::setFactory).build()) {
       DistributedFileSystem fs = c.fs();
       long started = System.nanoTime();
-      ExecutorService writers = Executors.newFixedThreadPool(8);
-      List<Future<?>> done = new ArrayList<>();
-      byte[] data = new byte[BLOCKS_PER_FILE * 1024];
-      for (int f = 0; f < FILES; f++) {
-        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/bench/d" + (f % 40) + "/f" + f);
-        done.add(writers.submit(() -> {
-          try (OutputStream out = fs.createFile(p).recursive().blockSize(1024).replication((short) 3).build()) {
-            out.write(data);
-          }
-          return null;
-        }));
-      }
-      for (Future<?> d : done) {
-        d.get();
-      }
-      writers.shutdown();
+      writeFiles(fs, FILES, 8, f -> "/bench/d" + (f % 40) + "/f" + f, new byte[BLOCKS_PER_FILE * 1024]);
       System.out.printf("wrote %,d blocks in %.1f s%n", (long) FILES * BLOCKS_PER_FILE, (System.nanoTime() - started) / 1e9);
       c.awaitReplication(0, new org.apache.hadoop.fs.Path("/bench"), java.time.Duration.ofMinutes(5));
 
-      Configuration conf = c.conf();
-      conf.set("bulwark.monitor.data.dir", new File(dir, "scan-store").getPath());
-      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
-      conf.set("bulwark.monitor.poll.interval", "1h");
-      conf.set("bulwark.monitor.max-rpc-per-sec", "10000");
-      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+      try (BlockMonitor monitor = new BlockMonitor(monitorConf(c, "scan-store", 10_000))) {
         monitor.start();
         long t0 = System.nanoTime();
         monitor.pollNow();
@@ -142,36 +122,12 @@ class MonitorBenchmark {
         .blockSize(1024).configure(SimulatedFSDataset::setFactory).build()) {
       DistributedFileSystem fs = c.fs();
       long started = System.nanoTime();
-      ExecutorService writers = Executors.newFixedThreadPool(16);
-      List<Future<?>> done = new ArrayList<>();
-      byte[] data = new byte[1024];
-      int perTask = 1_000;
-      for (int from = 0; from < MILLION_FILES; from += perTask) {
-        int first = from;
-        done.add(writers.submit(() -> {
-          for (int f = first; f < Math.min(MILLION_FILES, first + perTask); f++) {
-            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/big/d" + (f / 1_000) + "/f" + f);
-            try (OutputStream out = fs.createFile(p).recursive().blockSize(1024).replication((short) 3).build()) {
-              out.write(data);
-            }
-          }
-          return null;
-        }));
-      }
-      for (Future<?> d : done) {
-        d.get();
-      }
-      writers.shutdown();
+      writeFiles(fs, MILLION_FILES, 16, f -> "/big/d" + (f / 1_000) + "/f" + f, new byte[1024]);
       System.out.printf("wrote %,d one-block files in %.1f s%n", MILLION_FILES, (System.nanoTime() - started) / 1e9);
       c.awaitReplication(0, new org.apache.hadoop.fs.Path("/big"), java.time.Duration.ofMinutes(10));
       long clusterAlone = usedHeapAfterGc();
 
-      Configuration conf = c.conf();
-      conf.set("bulwark.monitor.data.dir", new File(dir, "million-store").getPath());
-      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
-      conf.set("bulwark.monitor.poll.interval", "1h");
-      conf.set("bulwark.monitor.max-rpc-per-sec", "100000");
-      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+      try (BlockMonitor monitor = new BlockMonitor(monitorConf(c, "million-store", 100_000))) {
         monitor.start();
         long t0 = System.nanoTime();
         monitor.pollNow();
@@ -192,6 +148,40 @@ class MonitorBenchmark {
             clusterAlone / 1048576.0, withMonitor / 1048576.0);
       }
     }
+  }
+
+  /** Writes {@code files} files of {@code data} (blocks of 1 KiB, replication 3) from {@code threads} threads. */
+  private static void writeFiles(DistributedFileSystem fs, int files, int threads, java.util.function.IntFunction<String> pathOf,
+      byte[] data) throws Exception {
+    ExecutorService writers = Executors.newFixedThreadPool(threads);
+    List<Future<?>> done = new ArrayList<>();
+    int perTask = Math.max(1, Math.min(1_000, files / (threads * 4)));
+    for (int from = 0; from < files; from += perTask) {
+      int first = from;
+      done.add(writers.submit(() -> {
+        for (int f = first; f < Math.min(files, first + perTask); f++) {
+          org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(pathOf.apply(f));
+          try (OutputStream out = fs.createFile(p).recursive().blockSize(1024).replication((short) 3).build()) {
+            out.write(data);
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> d : done) {
+      d.get();
+    }
+    writers.shutdown();
+  }
+
+  /** The cluster's configuration for a monitor with its embedded store in {@code store}, polling only when told. */
+  private Configuration monitorConf(BulwarkMiniCluster c, String store, int rpcPerSec) {
+    Configuration conf = c.conf();
+    conf.set("bulwark.monitor.data.dir", new File(dir, store).getPath());
+    conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+    conf.set("bulwark.monitor.poll.interval", "1h");
+    conf.set("bulwark.monitor.max-rpc-per-sec", String.valueOf(rpcPerSec));
+    return conf;
   }
 
   /** Heap in use after full collections (repeated until it stops falling). */
