@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -287,14 +288,9 @@ public final class MovePlanner {
   private Map<Integer, List<BlockCandidate>> leastFlexibleFirst(Map<Integer, List<BlockCandidate>> fetched) {
     Map<Integer, List<BlockCandidate>> sorted = new HashMap<>();
     for (Map.Entry<Integer, List<BlockCandidate>> e : fetched.entrySet()) {
-      int source = e.getKey();
       List<BlockCandidate> blocks = new ArrayList<>(e.getValue());
-      Map<BlockCandidate, Integer> spread = new HashMap<>();
-      for (BlockCandidate b : blocks) {
-        spread.put(b, racks.racks(b.holders()));
-      }
-      blocks.sort((x, y) -> Integer.compare(spread.get(y), spread.get(x)));
-      sorted.put(source, blocks);
+      blocks.sort(Comparator.comparingInt((BlockCandidate b) -> racks.racks(b.holders())).reversed());
+      sorted.put(e.getKey(), blocks);
     }
     return sorted;
   }
