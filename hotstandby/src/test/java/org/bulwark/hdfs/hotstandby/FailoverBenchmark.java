@@ -1,20 +1,19 @@
 package org.bulwark.hdfs.hotstandby;
 
-import java.io.IOException;
-import java.net.URI;
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.ha.ZKFailoverController;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
@@ -22,6 +21,9 @@ import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.apache.log4j.spi.LoggingEvent;
+import org.bulwark.hdfs.hotstandby.ProcessFailoverRuns.Failure;
+import org.bulwark.hdfs.hotstandby.ProcessFailoverRuns.Peer;
+import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BenchReport;
@@ -45,6 +47,11 @@ class FailoverBenchmark {
   private static final int ROUNDS = 4;
   private static final int PER_ROUND = Integer.getInteger("bench.failover.perRound", 6);
   private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final int PROCESS_RUNS = Integer.getInteger("bench.failover.processRuns", 10);
+  /** Both controllers' graceful-fence timeout: past it, the fencing methods run (a vanished host never answers). */
+  private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
+  /** Clients' RPC timeout (ipc.client.rpc-timeout.ms): how long a call to a hung NameNode waits. */
+  private static final long CLIENT_RPC_TIMEOUT_MS = 2000;
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
   private interface Variant extends AutoCloseable {
@@ -191,58 +198,88 @@ class FailoverBenchmark {
     }
   }
 
-  /** Calls getFileInfo in a loop and keeps the time of every success. */
-  private static final class LoopingClient implements AutoCloseable {
-    private final FileSystem fs;
-    private final List<Long> successes = Collections.synchronizedList(new ArrayList<>());
-    private final Thread thread;
-    private volatile boolean running = true;
+  @Test
+  void failover() throws Exception {
+    BenchReport report = BenchReport.start("failover", PER_ROUND * ROUNDS);
+    ArrayNode variants = report.root().putArray("variants");
+    ArrayNode peers = report.root().putArray("client_peers");
+    measureProcesses(variants, peers);
+    measureEmbedded(variants);
+    report.root().put("health_check_interval_ms", 200);
+    report.root().put("health_check_timeout_ms", 1000);
+    report.root().put("zookeeper_session_timeout_ms", 2000);
+    report.root().put("graceful_fence_timeout_ms", GRACEFUL_FENCE_MS);
+    report.root().put("client_rpc_timeout_ms", CLIENT_RPC_TIMEOUT_MS);
+    report.root().put("process_runs_per_variant", PROCESS_RUNS);
+    System.out.println("wrote " + report.write());
+    System.out.println(report.root().toPrettyString());
+  }
 
-    LoopingClient(Configuration conf) throws IOException {
-      this.fs = FileSystem.newInstance(URI.create("hdfs://ns1"), conf);
-      this.thread = new Thread(() -> {
-        while (running) {
-          try {
-            fs.getFileStatus(new Path("/"));
-            successes.add(System.nanoTime());
-          } catch (IOException e) {
-            // The retry policy gave up: the outage goes on.
-          }
+  /**
+   * Process mode (every NameNode and controller its own JVM): each failure kind under each controller on a
+   * fresh cluster; under ours, the client peers of a pair, then those of a pair with an observer.
+   */
+  private static void measureProcesses(ArrayNode variants, ArrayNode peers) throws Exception {
+    File dir = new File("target/failover-processes");
+    for (Failure failure : Failure.values()) {
+      for (ControllerKind kind : new ControllerKind[] {ControllerKind.STOCK, ControllerKind.BULWARK}) {
+        boolean withPeers = kind == ControllerKind.BULWARK && failure == Failure.PROCESS;
+        Peer own = kind == ControllerKind.BULWARK ? Peer.ZOOKEEPER : Peer.CONFIGURED;
+        List<Peer> clients = withPeers
+            ? Arrays.asList(Peer.CONFIGURED, Peer.CONFIGURED_TUNED, Peer.HEDGING, Peer.ZOOKEEPER)
+            : Collections.singletonList(own);
+        ProcessFailoverRuns runs = new ProcessFailoverRuns(dir, kind, failure, PROCESS_RUNS, GRACEFUL_FENCE_MS,
+            CLIENT_RPC_TIMEOUT_MS);
+        if (!selected(runs.name())) {
+          continue;
         }
-      }, "looping-client");
-      thread.start();
-    }
-
-    long lastSuccess() {
-      synchronized (successes) {
-        return successes.isEmpty() ? Long.MIN_VALUE : successes.get(successes.size() - 1);
+        ProcessFailoverRuns.Result r = runs.run(own, clients);
+        ObjectNode v = variants.addObject();
+        summarise(v, runs.name(), r.failovers, r.splitBrain);
+        v.put("mode", "process");
+        if (withPeers) {
+          summarisePeers(peers, r);
+        }
       }
     }
-
-    /** Longest gap between consecutive successes, among those gaps that end after {@code from}. */
-    double longestGapMillisAfter(long from) {
-      long longest = 0;
-      synchronized (successes) {
-        for (int i = 1; i < successes.size(); i++) {
-          if (successes.get(i) > from) {
-            longest = Math.max(longest, successes.get(i) - successes.get(i - 1));
-          }
-        }
-        successes.clear();
-      }
-      return longest / 1e6;
+    ProcessFailoverRuns observed = new ProcessFailoverRuns(dir, ControllerKind.BULWARK, Failure.PROCESS, PROCESS_RUNS,
+        GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS);
+    if (!selected("bulwark-process-with-observer")) {
+      return;
     }
+    ProcessFailoverRuns.Result r = observed.run(Peer.ZOOKEEPER_OBSERVER, Arrays.asList(Peer.OBSERVER, Peer.ZOOKEEPER_OBSERVER));
+    ObjectNode v = variants.addObject();
+    summarise(v, "bulwark-process-with-observer", r.failovers, r.splitBrain);
+    v.put("mode", "process");
+    summarisePeers(peers, r);
+  }
 
-    @Override
-    public void close() throws Exception {
-      running = false;
-      thread.join(30_000);
-      fs.close();
+  private static void summarisePeers(ArrayNode peers, ProcessFailoverRuns.Result r) {
+    for (Map.Entry<String, List<Double>> e : r.outages.entrySet()) {
+      List<Double> values = new ArrayList<>(e.getValue());
+      Collections.sort(values);
+      String[] nameAndOp = e.getKey().split("/");
+      ObjectNode p = peers.addObject();
+      p.put("name", nameAndOp[0]);
+      p.put("operation", nameAndOp[1]);
+      p.put("outage_ms_p50", round(percentile(values, 50)));
+      p.put("outage_ms_p95", round(percentile(values, 95)));
+      p.put("outage_ms_max", round(values.get(values.size() - 1)));
+      p.put("runs", values.size());
     }
   }
 
-  @Test
-  void failover() throws Exception {
+  /** Whether {@code -Dbench.failover.variants=a,b} (default: all) names this variant: for reruns of one kind. */
+  private static boolean selected(String variant) {
+    String only = System.getProperty("bench.failover.variants", "");
+    return only.isEmpty() || Arrays.asList(only.split(",")).contains(variant);
+  }
+
+  /** Embedded mode: one cluster in this JVM, stock and ours in alternating rounds. */
+  private static void measureEmbedded(ArrayNode variants) throws Exception {
+    if (!selected("stock") && !selected("bulwark")) {
+      return;
+    }
     List<double[]> stock = new ArrayList<>();
     List<double[]> ours = new ArrayList<>();
     long[] splitBrain = new long[2];
@@ -253,14 +290,12 @@ class FailoverBenchmark {
         splitBrain[1] += measure(ha, new Ours(ha), ours);
       }
     }
-    BenchReport report = BenchReport.start("failover", stock.size());
-    ArrayNode variants = report.root().putArray("variants");
-    summarise(variants.addObject(), "stock", stock, splitBrain[0]);
-    summarise(variants.addObject(), "bulwark", ours, splitBrain[1]);
-    report.root().put("health_check_interval_ms", 200);
-    report.root().put("zookeeper_session_timeout_ms", 2000);
-    System.out.println("wrote " + report.write());
-    System.out.println(report.root().toPrettyString());
+    ObjectNode s = variants.addObject();
+    summarise(s, "stock", stock, splitBrain[0]);
+    s.put("mode", "embedded");
+    ObjectNode o = variants.addObject();
+    summarise(o, "bulwark", ours, splitBrain[1]);
+    o.put("mode", "embedded");
   }
 
   /** One round of one variant: both NameNodes standby, controllers started, PER_ROUND kills. */
@@ -277,7 +312,7 @@ class FailoverBenchmark {
         Await.until(variant.name() + " controllers ready", WAIT, () -> variant.ready(0) && variant.ready(1));
         int active = ha.activeNameNode();
         int other = 1 - active;
-        try (LoopingClient client = new LoopingClient(clientConf)) {
+        try (ClientLoop client = new ClientLoop(variant.name(), ClientLoop.Operation.READ, clientConf, 0)) {
           Await.until("the client is being served", WAIT, () -> client.lastSuccess() != Long.MIN_VALUE);
           long killed = System.nanoTime();
           checker.markDown(active);

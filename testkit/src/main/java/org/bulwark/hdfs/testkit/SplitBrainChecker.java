@@ -5,18 +5,20 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 
 /**
- * Samples the HA state of every NameNode of one nameservice, in process, every millisecond or so, and
- * counts the samples in which two or more were active at once. A NameNode the test is killing is
+ * Samples the HA state of every NameNode of one nameservice every millisecond or so (in process, or over
+ * RPC for NameNodes in processes of their own), and counts the samples in which two or more were active
+ * at once. A NameNode the test is killing is
  * marked down first ({@link #markDown}): from that instant it is a dead process that serves nobody,
  * although its in-memory state still reads active while it shuts down.
  */
 public final class SplitBrainChecker implements AutoCloseable {
-  private final MiniDFSCluster cluster;
+  private final IntPredicate isActive;
   private final int[] nameNodeIndexes;
   private final Set<Integer> down = ConcurrentHashMap.newKeySet();
   private final AtomicLong samples = new AtomicLong();
@@ -25,8 +27,8 @@ public final class SplitBrainChecker implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  private SplitBrainChecker(MiniDFSCluster cluster, int[] nameNodeIndexes) {
-    this.cluster = cluster;
+  private SplitBrainChecker(IntPredicate isActive, int[] nameNodeIndexes) {
+    this.isActive = isActive;
     this.nameNodeIndexes = nameNodeIndexes.clone();
     this.thread = new Thread(this::loop, "split-brain-checker");
     this.thread.setDaemon(true);
@@ -34,7 +36,18 @@ public final class SplitBrainChecker implements AutoCloseable {
 
   /** Starts sampling the NameNodes at MiniDFSCluster indexes {@code nameNodeIndexes} (one nameservice). */
   public static SplitBrainChecker start(MiniDFSCluster cluster, int... nameNodeIndexes) {
-    SplitBrainChecker c = new SplitBrainChecker(cluster, nameNodeIndexes);
+    return start(i -> {
+      NameNode nn = cluster.getNameNode(i);
+      return nn != null && nn.isActiveState();
+    }, nameNodeIndexes);
+  }
+
+  /**
+   * Starts sampling NameNodes {@code nameNodeIndexes} through {@code isActive} (index to whether that
+   * NameNode says it is active; false when it does not answer).
+   */
+  public static SplitBrainChecker start(IntPredicate isActive, int... nameNodeIndexes) {
+    SplitBrainChecker c = new SplitBrainChecker(isActive, nameNodeIndexes);
     c.thread.start();
     return c;
   }
@@ -57,8 +70,7 @@ public final class SplitBrainChecker implements AutoCloseable {
           continue;
         }
         try {
-          NameNode nn = cluster.getNameNode(i);
-          if (nn != null && !down.contains(i) && nn.isActiveState()) {
+          if (isActive.test(i) && !down.contains(i)) {
             active.add(i);
           }
         } catch (RuntimeException e) {

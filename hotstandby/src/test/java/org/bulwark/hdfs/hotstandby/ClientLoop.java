@@ -1,0 +1,122 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * One client of ns1 doing one operation again and again (a {@code getFileInfo}, or creating and closing
+ * a small file), keeping the time of every success: the longest gap between two successes around a
+ * failover is the outage that client saw. Its own {@link FileSystem} instance, so the provider's state
+ * (which NameNode it believes active) is its own and lives through every failover of a run.
+ */
+final class ClientLoop implements AutoCloseable {
+  /** What the client does. */
+  enum Operation {
+    READ, WRITE;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  private final String name;
+  private final Operation operation;
+  private final FileSystem fs;
+  private final long pauseMicros;
+  private final List<Long> successes = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  /**
+   * @param pauseMicros pause after each call, so a dozen loops leave the NameNodes their CPU (0 for none)
+   */
+  ClientLoop(String name, Operation operation, Configuration conf, long pauseMicros) throws IOException {
+    this.name = name;
+    this.operation = operation;
+    this.fs = FileSystem.newInstance(URI.create("hdfs://ns1"), conf);
+    this.pauseMicros = pauseMicros;
+    Path dir = new Path("/clients/" + name + "-" + operation.label());
+    if (operation == Operation.WRITE) {
+      fs.mkdirs(dir);
+    }
+    this.thread = new Thread(() -> loop(dir), "client-" + name + "-" + operation.label());
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void loop(Path dir) {
+    long n = 0;
+    while (running) {
+      try {
+        if (operation == Operation.READ) {
+          fs.getFileStatus(new Path("/"));
+        } else {
+          try (FSDataOutputStream out = fs.create(new Path(dir, Long.toString(n++ % 64)), true)) {
+            out.write(new byte[16]);
+          }
+        }
+        synchronized (successes) {
+          successes.add(System.nanoTime());
+        }
+      } catch (IOException e) {
+        // The provider's retries gave up: the outage goes on.
+      }
+      if (pauseMicros > 0) {
+        try {
+          TimeUnit.MICROSECONDS.sleep(pauseMicros);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  Operation operation() {
+    return operation;
+  }
+
+  /** nanoTime of the last success, or Long.MIN_VALUE before the first. */
+  long lastSuccess() {
+    synchronized (successes) {
+      return successes.isEmpty() ? Long.MIN_VALUE : successes.get(successes.size() - 1);
+    }
+  }
+
+  /** Longest gap between consecutive successes among those ending after {@code from}; forgets every success. */
+  double longestGapMillisAfter(long from) {
+    long longest = 0;
+    synchronized (successes) {
+      for (int i = 1; i < successes.size(); i++) {
+        if (successes.get(i) > from) {
+          longest = Math.max(longest, successes.get(i) - successes.get(i - 1));
+        }
+      }
+      long last = successes.isEmpty() ? Long.MIN_VALUE : successes.get(successes.size() - 1);
+      successes.clear();
+      if (last != Long.MIN_VALUE) {
+        successes.add(last);
+      }
+    }
+    return longest / 1e6;
+  }
+
+  @Override
+  public void close() throws Exception {
+    running = false;
+    thread.interrupt();
+    thread.join(30_000);
+    fs.close();
+  }
+}

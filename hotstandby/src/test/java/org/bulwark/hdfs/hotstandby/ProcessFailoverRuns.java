@@ -1,0 +1,272 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
+import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
+import org.apache.hadoop.hdfs.server.namenode.ha.RequestHedgingProxyProvider;
+import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.DaemonProcess;
+
+/**
+ * The failover benchmark's process mode: a {@link ProcessHaCluster} (every NameNode and controller a JVM
+ * of its own) under one kind of controller, its active NameNode failed again and again in one way, with
+ * clients of several providers looping on their operation throughout. Per failover: from the failure to
+ * the other NameNode answering active ({@code failover_ms}), that NameNode's {@code transitionToActive}
+ * as its controller logged it ({@code switch_ms}), and each client's longest gap between two successes
+ * ({@code outage_ms}).
+ */
+final class ProcessFailoverRuns {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final Pattern OUR_TRANSITION = Pattern.compile("is active, epoch .* transition (\\d+) ms");
+  private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
+  /** Pause between a client's calls, so a dozen clients leave the NameNodes their CPU. */
+  private static final long CLIENT_PAUSE_MICROS = 2000;
+
+  /** How the active NameNode fails. */
+  enum Failure {
+    /** kill -9 of its process: its sockets close at once. */
+    PROCESS("-process"),
+    /** kill -STOP of its process: alive, connections open, answering nothing. */
+    HANG("-hang"),
+    /** kill -STOP of it and of its controller together: a host that vanished. */
+    HOST("-host");
+
+    final String suffix;
+
+    Failure(String suffix) {
+      this.suffix = suffix;
+    }
+  }
+
+  /** A client provider measured: its name in the report and the configuration that selects it. */
+  enum Peer {
+    CONFIGURED("configured", ConfiguredFailoverProxyProvider.class.getName(), false),
+    CONFIGURED_TUNED("configured-tuned", ConfiguredFailoverProxyProvider.class.getName(), false),
+    HEDGING("hedging", RequestHedgingProxyProvider.class.getName(), false),
+    ZOOKEEPER("zookeeper", ZooKeeperFailoverProxyProvider.class.getName(), false),
+    OBSERVER("observer", ObserverReadProxyProvider.class.getName(), true),
+    ZOOKEEPER_OBSERVER("zookeeper-observer", ZooKeeperObserverReadProxyProvider.class.getName(), true);
+
+    final String label;
+    final String provider;
+    final boolean needsObserver;
+
+    Peer(String label, String provider, boolean needsObserver) {
+      this.label = label;
+      this.provider = provider;
+      this.needsObserver = needsObserver;
+    }
+
+    Configuration clientConf(Configuration base) {
+      Configuration c = new Configuration(base);
+      c.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS, provider);
+      if (this == CONFIGURED_TUNED) {
+        c.setInt("dfs.client.failover.sleep.base.millis", 100);
+      }
+      return c;
+    }
+  }
+
+  /** What one variant measured. */
+  static final class Result {
+    final List<double[]> failovers = new ArrayList<>();
+    /** Outages per client, keyed "peer/operation". */
+    final Map<String, List<Double>> outages = new LinkedHashMap<>();
+    long splitBrain;
+  }
+
+  private final File dir;
+  private final ControllerKind kind;
+  private final Failure failure;
+  private final int runs;
+  private final long gracefulFenceMillis;
+  private final long clientRpcTimeoutMillis;
+
+  ProcessFailoverRuns(File dir, ControllerKind kind, Failure failure, int runs, long gracefulFenceMillis,
+      long clientRpcTimeoutMillis) {
+    this.dir = dir;
+    this.kind = kind;
+    this.failure = failure;
+    this.runs = runs;
+    this.gracefulFenceMillis = gracefulFenceMillis;
+    this.clientRpcTimeoutMillis = clientRpcTimeoutMillis;
+  }
+
+  String name() {
+    return (kind == ControllerKind.BULWARK ? "bulwark" : "stock") + failure.suffix;
+  }
+
+  /** The same settings for both controllers: 200 ms health checks, 1 s health-check timeout, 2 s sessions. */
+  private void controllerSettings(Configuration conf) {
+    HotStandbyCluster.fastFailover(conf);
+    conf.set("bulwark.hotstandby.fencing.graceful-timeout", gracefulFenceMillis + "ms");
+    conf.setInt("ha.health-monitor.check-interval.ms", 200);
+    conf.setInt("ha.health-monitor.rpc-timeout.ms", 1000);
+    conf.setInt("ha.zookeeper.session-timeout.ms", 2000);
+    conf.setLong("ha.failover-controller.graceful-fence.rpc-timeout.ms", gracefulFenceMillis);
+    // The stock ZKFC first fetches a hung NameNode's thread dump over HTTP, for up to 20 s by default
+    // (measured: a 22 s failover); 0 turns that off, the strongest setting for the stock peer.
+    conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
+    conf.setLong("ipc.client.rpc-timeout.ms", clientRpcTimeoutMillis);
+  }
+
+  /**
+   * Runs the variant with clients of {@code peers} (each reading and writing); the variant's own client
+   * (its {@code client_outage_ms}) is {@code own}'s reader.
+   */
+  Result run(Peer own, List<Peer> peers) throws Exception {
+    boolean observer = peers.stream().anyMatch(p -> p.needsObserver);
+    Result result = new Result();
+    File runDir = new File(dir, name() + (observer ? "-observer" : ""));
+    try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, this::controllerSettings)) {
+      if (observer) {
+        ha.makeObserver(2);
+      }
+      if (kind == ControllerKind.STOCK) {
+        StockZkfc.formatZooKeeper(ha.controllerConf(0));
+      }
+      for (int i = 0; i < 2; i++) {
+        ha.startController(i, kind, ha.controllerConf(i));
+      }
+      Await.until(name() + " made a NameNode active", WAIT, () -> activeOfPair(ha) >= 0);
+      List<ClientLoop> clients = new ArrayList<>();
+      try {
+        for (Peer p : peers) {
+          for (ClientLoop.Operation op : ClientLoop.Operation.values()) {
+            clients.add(new ClientLoop(p.label, op, p.clientConf(ha.conf()), CLIENT_PAUSE_MICROS));
+            result.outages.put(p.label + "/" + op.label(), new ArrayList<>());
+          }
+        }
+        for (int r = 0; r < runs; r++) {
+          failOnce(ha, clients, own, result);
+        }
+      } finally {
+        for (ClientLoop c : clients) {
+          c.close();
+        }
+      }
+      result.splitBrain = ha.splitBrain.observations();
+    }
+    return result;
+  }
+
+  private void failOnce(ProcessHaCluster ha, List<ClientLoop> clients, Peer own, Result result) throws Exception {
+    Await.until(name() + ": one NameNode of the pair active", WAIT, () -> activeOfPair(ha) >= 0);
+    int active = activeOfPair(ha);
+    int other = 1 - active;
+    Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(ha.controller(other)));
+    long ready = System.nanoTime();
+    Await.until(name() + ": every client served", WAIT, () -> clients.stream().allMatch(c -> c.lastSuccess() > ready));
+    long failed = System.nanoTime();
+    switch (failure) {
+      case PROCESS:
+        ha.killNameNode(active);
+        break;
+      case HANG:
+        ha.freezeNameNode(active);
+        break;
+      case HOST:
+        ha.freezeHost(active);
+        break;
+      default:
+        throw new IllegalStateException(failure.name());
+    }
+    long activeAgain = awaitActive(ha, other);
+    Await.until(name() + ": every client served again", WAIT,
+        () -> clients.stream().allMatch(c -> c.lastSuccess() > activeAgain));
+    double failoverMs = (activeAgain - failed) / 1e6;
+    double switchMs = lastSwitchMillis(ha.controller(other));
+    double ownOutage = Double.NaN;
+    StringBuilder line = new StringBuilder();
+    for (ClientLoop c : clients) {
+      double gap = c.longestGapMillisAfter(failed);
+      result.outages.get(c.name() + "/" + c.operation().label()).add(gap);
+      if (c.name().equals(own.label) && c.operation() == ClientLoop.Operation.READ) {
+        ownOutage = gap;
+      }
+      line.append(String.format(Locale.ROOT, "  %s/%s %.0f", c.name(), c.operation().label(), gap));
+    }
+    result.failovers.add(new double[] {failoverMs, switchMs, ownOutage});
+    System.out.printf(Locale.ROOT, "%-16s failover %7.1f ms  switch %6.1f ms  outage%s%n", name(), failoverMs, switchMs, line);
+    restore(ha, active);
+  }
+
+  /** Brings the failed NameNode (and, for a vanished host, its controller) back as a fresh process. */
+  private void restore(ProcessHaCluster ha, int failed) throws Exception {
+    if (failure != Failure.PROCESS) {
+      ha.nameNode(failed).kill();
+    }
+    if (failure == Failure.HOST) {
+      ha.controller(failed).kill();
+    }
+    ha.startNameNode(failed);
+    if (failure == Failure.HOST) {
+      Configuration c = ha.controllerConf(failed);
+      ha.startController(failed, kind, c);
+    }
+    ha.awaitState(failed, HAServiceState.STANDBY);
+  }
+
+  private static int activeOfPair(ProcessHaCluster ha) {
+    for (int i = 0; i < 2; i++) {
+      DaemonProcess nn = ha.nameNode(i);
+      if (nn != null && nn.isAlive() && ha.state(i) == HAServiceState.ACTIVE) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Polls NameNode {@code nn} every millisecond until it answers active; returns when (nanoTime). */
+  private static long awaitActive(ProcessHaCluster ha, int nn) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (ha.state(nn) == HAServiceState.ACTIVE) {
+        return System.nanoTime();
+      }
+      TimeUnit.MILLISECONDS.sleep(1);
+    }
+    throw new AssertionError(ProcessHaCluster.id(nn) + " did not become active within " + WAIT);
+  }
+
+  /** Whether the controller of a standby NameNode is in the election, ready to take over (from its log). */
+  private boolean standbyReady(DaemonProcess controller) {
+    if (kind == ControllerKind.BULWARK) {
+      return "STANDBY".equals(DaemonLog.lastGroup(controller.log(), OUR_STATE));
+    }
+    List<String> lines = DaemonLog.matching(controller.log(), "entered state:", "should become standby",
+        "should become active");
+    return !lines.isEmpty() && lines.get(lines.size() - 1).contains("should become standby");
+  }
+
+  /** The last transitionToActive of the controller's NameNode, as the controller timed and logged it. */
+  private double lastSwitchMillis(DaemonProcess controller) throws Exception {
+    double[] found = {Double.NaN};
+    Await.until("the controller of the new active logged its transition", WAIT, () -> {
+      if (kind == ControllerKind.BULWARK) {
+        String ms = DaemonLog.lastGroup(controller.log(), OUR_TRANSITION);
+        found[0] = ms == null ? Double.NaN : Double.parseDouble(ms);
+      } else {
+        List<String> lines = DaemonLog.matching(controller.log(), "Trying to make ", "Successfully transitioned ");
+        int n = lines.size();
+        if (n >= 2 && lines.get(n - 2).contains("Trying to make ") && lines.get(n - 1).contains("to active state")) {
+          found[0] = DaemonLog.millisOfDay(lines.get(n - 1)) - DaemonLog.millisOfDay(lines.get(n - 2));
+        }
+      }
+      return !Double.isNaN(found[0]);
+    });
+    return found[0];
+  }
+}

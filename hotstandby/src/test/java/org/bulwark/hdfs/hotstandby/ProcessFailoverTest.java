@@ -1,0 +1,58 @@
+package org.bulwark.hdfs.hotstandby;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.time.Duration;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.conf.Configuration;
+import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
+import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layout the failover benchmark measures in process mode, as a test: every NameNode and every
+ * controller a JVM of its own. The active NameNode's process is killed with kill -9, then the next
+ * active one is frozen with kill -STOP (hung); each time the other NameNode becomes active, a client
+ * on {@link ZooKeeperFailoverProxyProvider} carries on, and no two NameNodes are ever active together.
+ */
+class ProcessFailoverTest {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @Test
+  void killedThenHungActiveNameNodesAreReplacedByTheirStandby() throws Exception {
+    // Under target/, not a temporary directory: the daemons' logs outlive a failure.
+    File dir = new File("target/process-failover-" + System.currentTimeMillis());
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, c -> { })) {
+      for (int i = 0; i < 2; i++) {
+        ha.startController(i, ControllerKind.BULWARK, ha.controllerConf(i));
+      }
+      Await.until("a NameNode is active", WAIT, () -> ha.active() >= 0);
+      Configuration client = ha.conf();
+      client.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS, ZooKeeperFailoverProxyProvider.class.getName());
+      // A call in flight to the hung NameNode waits this long (120 s by default) before the provider fails over.
+      client.setInt("ipc.client.rpc-timeout.ms", 2000);
+      try (FileSystem fs = FileSystem.newInstance(java.net.URI.create("hdfs://" + ProcessHaCluster.NS), client)) {
+        fs.mkdirs(new Path("/before"));
+
+        int first = ha.active();
+        ha.killNameNode(first);
+        Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
+        fs.mkdirs(new Path("/after-kill"));
+        ha.startNameNode(first);
+        ha.awaitState(first, HAServiceState.STANDBY);
+
+        int second = ha.active();
+        assertEquals(1 - first, second);
+        ha.freezeNameNode(second);
+        Await.until("the frozen NameNode's standby is active", WAIT, () -> ha.active() == first);
+        fs.mkdirs(new Path("/after-hang"));
+        assertEquals(true, fs.exists(new Path("/before")) && fs.exists(new Path("/after-kill")));
+      }
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+}

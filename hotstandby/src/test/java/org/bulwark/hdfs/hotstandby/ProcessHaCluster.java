@@ -1,0 +1,333 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
+import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
+import org.apache.hadoop.ipc.RPC;
+import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.DaemonProcess;
+import org.bulwark.hdfs.testkit.FastClusterSettings;
+import org.bulwark.hdfs.testkit.FreePorts;
+import org.bulwark.hdfs.testkit.SplitBrainChecker;
+
+/**
+ * One HA nameservice (ns1) laid out as an administrator runs it: every NameNode is a JVM of its own
+ * ({@code hdfs --daemon start namenode}), started from its own site file, so it can be killed with
+ * kill -9 or frozen with kill -STOP, and its {@code transitionToActive} takes what a real one takes
+ * (class loading, a cold JIT, its own heap) rather than what an embedded one does. The JournalNodes
+ * (quorum journal, as in production), the DataNodes and ZooKeeper stay in the test's JVM: they are
+ * never what fails. A split-brain checker asks every NameNode for its HA state over RPC throughout.
+ *
+ * <p>Every NameNode starts standby; controllers (ours or the stock ZKFC, each in its own JVM too:
+ * {@link #startController}) elect the active one.
+ */
+final class ProcessHaCluster implements AutoCloseable {
+  static final String NS = MiniQJMHACluster.NAMESERVICE;
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  /** ZooKeeper's tick: sessions expire within one tick of their timeout (the default 3 s tick would stretch 2 s to 6 s). */
+  private static final int ZOOKEEPER_TICK_MS = 100;
+
+  /** Which failover controller a cluster runs. */
+  enum ControllerKind {
+    BULWARK, STOCK
+  }
+
+  private final File dir;
+  private final TestingServer zooKeeper;
+  private final MiniQJMHACluster journalAndDataNodes;
+  private final Configuration conf;
+  private final File[] nameNodeSites;
+  private final DaemonProcess[] nameNodes;
+  private final DaemonProcess[] controllers;
+  /** Each thread its own proxies: the split-brain checker and the test ask at the same time. */
+  private final ThreadLocal<HAServiceProtocol[]> probes;
+  private final List<HAServiceProtocol> allProbes = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final File daemonLog4j;
+  final SplitBrainChecker splitBrain;
+
+  private ProcessHaCluster(File dir, TestingServer zooKeeper, MiniQJMHACluster qjm, Configuration conf,
+      File[] nameNodeSites, File daemonLog4j) {
+    this.dir = dir;
+    this.zooKeeper = zooKeeper;
+    this.journalAndDataNodes = qjm;
+    this.conf = conf;
+    this.nameNodeSites = nameNodeSites;
+    this.nameNodes = new DaemonProcess[nameNodeSites.length];
+    this.controllers = new DaemonProcess[nameNodeSites.length];
+    this.probes = ThreadLocal.withInitial(() -> new HAServiceProtocol[nameNodeSites.length]);
+    this.daemonLog4j = daemonLog4j;
+    int[] indexes = new int[nameNodeSites.length];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = i;
+    }
+    this.splitBrain = SplitBrainChecker.start(i -> state(i) == HAServiceState.ACTIVE, indexes);
+  }
+
+  /**
+   * Formats ns1 of {@code nameNodes} NameNodes on a quorum journal, starts {@code dataNodes} DataNodes and
+   * every NameNode in its own JVM, all standby.
+   *
+   * @param settings applied to the configuration of every daemon and client before anything starts
+   */
+  static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, Consumer<Configuration> settings)
+      throws Exception {
+    TestingServer zk = new TestingServer(new InstanceSpec(new File(dir, "zookeeper"), -1, -1, -1, true, -1,
+        ZOOKEEPER_TICK_MS, -1), true);
+    Configuration conf = FastClusterSettings.apply(new HdfsConfiguration());
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(dir, "dfs").getAbsolutePath());
+    conf.set("ha.zookeeper.quorum", zk.getConnectString());
+    conf.setBoolean("dfs.ha.automatic-failover.enabled", true);
+    conf.set("dfs.ha.fencing.methods", "shell(true)");
+    // An observer (and a standby) follows the journal's in-progress segment, as observer reads need.
+    conf.setBoolean("dfs.ha.tail-edits.in-progress", true);
+    conf.set("dfs.ha.tail-edits.period", "100ms");
+    conf.setBoolean("dfs.namenode.state.context.enabled", true);
+    HotStandbyCluster.fastFailover(conf);
+    settings.accept(conf);
+    MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
+    b.setNumNameNodes(nameNodes);
+    b.getDfsBuilder().numDataNodes(dataNodes);
+    MiniQJMHACluster qjm = b.build();
+    MiniDFSCluster dfs = qjm.getDfsCluster();
+    dfs.waitActive();
+    int[] zkfcPorts = FreePorts.pick(nameNodes);
+    for (int i = 0; i < nameNodes; i++) {
+      publishAddresses(conf, i, dfs.getNameNode(i));
+      conf.setInt("dfs.ha.zkfc.port." + NS + "." + id(i), zkfcPorts[i]);
+    }
+    File[] sites = new File[nameNodes];
+    for (int i = 0; i < nameNodes; i++) {
+      Configuration own = new Configuration(dfs.getConfiguration(i));
+      for (int k = 0; k < nameNodes; k++) {
+        publishAddresses(own, k, dfs.getNameNode(k));
+        own.setInt("dfs.ha.zkfc.port." + NS + "." + id(k), zkfcPorts[k]);
+      }
+      // The embedded cluster's unsuffixed addresses name one NameNode; a site file names the nameservice.
+      own.unset("dfs.namenode.rpc-address");
+      own.unset("dfs.namenode.servicerpc-address");
+      own.unset("dfs.namenode.http-address");
+      own.set("fs.defaultFS", "hdfs://" + NS);
+      own.set("dfs.nameservice.id", NS);
+      own.set("dfs.ha.namenode.id", id(i));
+      sites[i] = writeSite(new File(dir, id(i) + "-site.xml"), own);
+    }
+    dfs.shutdownNameNodes();
+    ProcessHaCluster c = new ProcessHaCluster(dir, zk, qjm, conf, sites, writeDaemonLog4j(new File(dir, "daemon-log4j.properties")));
+    for (int i = 0; i < nameNodes; i++) {
+      c.startNameNode(i);
+    }
+    for (int i = 0; i < nameNodes; i++) {
+      c.awaitState(i, HAServiceState.STANDBY);
+    }
+    return c;
+  }
+
+  /** The NameNode id MiniQJMHACluster gives index {@code i}. */
+  static String id(int i) {
+    return "nn" + i;
+  }
+
+  /** Pins NameNode {@code i}'s bound addresses in {@code conf}, so a restarted process binds the same ones. */
+  private static void publishAddresses(Configuration conf, int i, NameNode nn) {
+    conf.set("dfs.namenode.rpc-address." + NS + "." + id(i), hostPort(nn.getNameNodeAddress()));
+    if (nn.getServiceRpcAddress().getPort() == nn.getNameNodeAddress().getPort()) {
+      conf.unset("dfs.namenode.servicerpc-address." + NS + "." + id(i));
+    } else {
+      conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), hostPort(nn.getServiceRpcAddress()));
+    }
+    conf.set("dfs.namenode.http-address." + NS + "." + id(i), hostPort(nn.getHttpAddress()));
+  }
+
+  private static String hostPort(InetSocketAddress a) {
+    return "127.0.0.1:" + a.getPort();
+  }
+
+  private static File writeSite(File f, Configuration c) throws IOException {
+    try (OutputStream out = new FileOutputStream(f)) {
+      c.writeXml(out);
+    }
+    return f;
+  }
+
+  /** Daemons log at WARN, but their controllers' decisions (ours and the stock ZKFC's) at INFO, with milliseconds. */
+  private static File writeDaemonLog4j(File f) throws IOException {
+    try (PrintWriter w = new PrintWriter(f, StandardCharsets.UTF_8.name())) {
+      w.println("log4j.rootLogger=WARN,stdout");
+      w.println("log4j.appender.stdout=org.apache.log4j.ConsoleAppender");
+      w.println("log4j.appender.stdout.layout=org.apache.log4j.PatternLayout");
+      w.println("log4j.appender.stdout.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{2} (%t) - %m%n");
+      w.println("log4j.logger.org.bulwark=INFO");
+      w.println("log4j.logger.org.apache.hadoop.ha=INFO");
+      w.println("log4j.logger.org.apache.zookeeper=ERROR");
+      w.println("log4j.logger.org.apache.curator=ERROR");
+      w.println("log4j.logger.org.apache.hadoop.metrics2=ERROR");
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem=INFO");
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=WARN");
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.ha=INFO");
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSEditLog=INFO");
+      w.println("log4j.logger.org.apache.hadoop.hdfs.qjournal.client=INFO");
+    }
+    return f;
+  }
+
+  private List<String> jvmOptions() {
+    List<String> o = new ArrayList<>();
+    o.add("-Dlog4j.configuration=file:" + daemonLog4j.getAbsolutePath());
+    return o;
+  }
+
+  /** A copy of the cluster's configuration: what every client and controller reads. */
+  Configuration conf() {
+    return new Configuration(conf);
+  }
+
+  int nameNodes() {
+    return nameNodes.length;
+  }
+
+  String zooKeeperConnectString() {
+    return zooKeeper.getConnectString();
+  }
+
+  /** (Re)starts NameNode {@code i}'s process; it comes up standby. */
+  void startNameNode(int i) throws IOException {
+    nameNodes[i] = DaemonProcess.start(id(i), NameNode.class, new File(dir, id(i) + "-" + System.nanoTime() + ".log"),
+        jvmOptions(),
+        "-conf", nameNodeSites[i].getPath());
+    splitBrain.markUp(i);
+  }
+
+  /** NameNode {@code i}'s HA state, or null when it does not answer within a second. */
+  HAServiceState state(int i) {
+    HAServiceProtocol[] mine = probes.get();
+    try {
+      if (mine[i] == null) {
+        mine[i] = HaServiceProxies.open(conf, new NNHAServiceTarget(conf, NS, id(i)).getAddress(), 1000);
+        allProbes.add(mine[i]);
+      }
+      return mine[i].getServiceStatus().getState();
+    } catch (IOException | RuntimeException e) {
+      if (mine[i] != null) {
+        allProbes.remove(mine[i]);
+        RPC.stopProxy(mine[i]);
+        mine[i] = null;
+      }
+      return null;
+    }
+  }
+
+  void awaitState(int i, HAServiceState want) throws TimeoutException, InterruptedException {
+    Await.until(id(i) + " " + want, WAIT, () -> state(i) == want);
+  }
+
+  /** The one active NameNode's index, or -1. */
+  int active() {
+    int found = -1;
+    for (int i = 0; i < nameNodes.length; i++) {
+      if (nameNodes[i] != null && nameNodes[i].isAlive() && state(i) == HAServiceState.ACTIVE) {
+        found = i;
+      }
+    }
+    return found;
+  }
+
+  /** Makes NameNode {@code i} an observer (as {@code hdfs haadmin -transitionToObserver --forcemanual} does). */
+  void makeObserver(int i) throws IOException {
+    HaServiceProxies.call(conf, new NNHAServiceTarget(conf, NS, id(i)).getAddress(), 10_000,
+        p -> p.transitionToObserver(new StateChangeRequestInfo(RequestSource.REQUEST_BY_USER_FORCED)));
+  }
+
+  /** The configuration a controller of NameNode {@code i} reads. */
+  Configuration controllerConf(int i) {
+    Configuration c = conf();
+    c.set("dfs.nameservice.id", NS);
+    c.set("dfs.ha.namenode.id", id(i));
+    return c;
+  }
+
+  /** Starts the controller of NameNode {@code i} in a JVM of its own, as {@code hdfs --daemon start} does. */
+  DaemonProcess startController(int i, ControllerKind kind, Configuration controllerConf) throws IOException {
+    File site = writeSite(new File(dir, "controller-" + id(i) + "-site.xml"), controllerConf);
+    String name = (kind == ControllerKind.BULWARK ? "hotstandby-" : "zkfc-") + id(i);
+    Class<?> main = kind == ControllerKind.BULWARK ? HotStandbyController.class
+        : org.apache.hadoop.hdfs.tools.DFSZKFailoverController.class;
+    controllers[i] = DaemonProcess.start(name, main, new File(dir, name + "-" + System.nanoTime() + ".log"),
+        jvmOptions(), "-conf", site.getPath());
+    return controllers[i];
+  }
+
+  DaemonProcess nameNode(int i) {
+    return nameNodes[i];
+  }
+
+  DaemonProcess controller(int i) {
+    return controllers[i];
+  }
+
+  /** kill -9 of NameNode {@code i}: counted out by the split-brain checker first, since it serves nobody from now. */
+  void killNameNode(int i) throws InterruptedException {
+    splitBrain.markDown(i);
+    nameNodes[i].kill();
+  }
+
+  /**
+   * kill -STOP of NameNode {@code i} (hung: alive, connections open, answering nothing). It is never
+   * resumed, only killed ({@link #killNameNode}), as a fencing method would, so from now it serves nobody.
+   */
+  void freezeNameNode(int i) throws IOException, InterruptedException {
+    splitBrain.markDown(i);
+    nameNodes[i].freeze();
+  }
+
+  /**
+   * kill -STOP of NameNode {@code i} and its controller in one signal: a host that vanished, its
+   * connections left open. Both are later killed, never resumed.
+   */
+  void freezeHost(int i) throws java.io.IOException, InterruptedException {
+    splitBrain.markDown(i);
+    DaemonProcess.freezeTogether(nameNodes[i], controllers[i]);
+  }
+
+  @Override
+  public void close() throws Exception {
+    splitBrain.close();
+    for (DaemonProcess p : controllers) {
+      if (p != null) {
+        p.close();
+      }
+    }
+    for (DaemonProcess p : nameNodes) {
+      if (p != null) {
+        p.close();
+      }
+    }
+    for (HAServiceProtocol p : allProbes) {
+      RPC.stopProxy(p);
+    }
+    journalAndDataNodes.shutdown();
+    zooKeeper.close();
+  }
+}

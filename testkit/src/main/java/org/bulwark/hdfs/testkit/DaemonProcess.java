@@ -1,0 +1,91 @@
+package org.bulwark.hdfs.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A daemon (NameNode, controller, ZKFC) in a JVM of its own, with the three ways a real one stops
+ * serving: killed ({@code kill -9}), frozen ({@code kill -STOP}: the process keeps its sockets open and
+ * answers nothing, as a hung daemon or, with its neighbours frozen too, a host that vanished), and
+ * closed. A frozen daemon is never thawed: it is killed, as a fencing method or an operator would.
+ */
+public final class DaemonProcess implements AutoCloseable {
+  private final String name;
+  private final Process process;
+  private final File log;
+
+  private DaemonProcess(String name, Process process, File log) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+  }
+
+  /** Starts {@code mainClass} with {@code args} in its own JVM; its output goes to {@code log}. */
+  public static DaemonProcess start(String name, Class<?> mainClass, File log, List<String> jvmOptions, String... args)
+      throws IOException {
+    return new DaemonProcess(name, ForkedJvm.start(mainClass, log, jvmOptions, args), log);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public File log() {
+    return log;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** {@code kill -9}: the process is gone when this returns. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(name + " (pid " + pid() + ") survived kill -9");
+    }
+  }
+
+  /** {@code kill -STOP}: the process stops answering but keeps every connection open. */
+  public void freeze() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** {@code kill -STOP} of several processes in one signal call, so none runs on after the others stopped. */
+  public static void freezeTogether(DaemonProcess... daemons) throws IOException, InterruptedException {
+    signal("STOP", daemons);
+  }
+
+  private void signal(String signal) throws IOException, InterruptedException {
+    signal(signal, this);
+  }
+
+  private static void signal(String signal, DaemonProcess... daemons) throws IOException, InterruptedException {
+    List<String> cmd = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+    for (DaemonProcess d : daemons) {
+      cmd.add(Long.toString(d.pid()));
+    }
+    Process kill = new ProcessBuilder(cmd).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException(String.join(" ", cmd) + " exited " + kill.exitValue());
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      kill();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name + " (pid " + pid() + ")";
+  }
+}
