@@ -223,7 +223,8 @@ class FailoverBenchmark {
     File dir = new File("target/failover-processes");
     for (Failure failure : Failure.values()) {
       for (ControllerKind kind : new ControllerKind[] {ControllerKind.STOCK, ControllerKind.BULWARK}) {
-        boolean withPeers = kind == ControllerKind.BULWARK && failure == Failure.PROCESS;
+        // The peers run under both controllers (the same load for both twins); they are reported under ours.
+        boolean withPeers = failure == Failure.PROCESS;
         Peer own = kind == ControllerKind.BULWARK ? Peer.ZOOKEEPER : Peer.CONFIGURED;
         List<Peer> clients = withPeers
             ? Arrays.asList(Peer.CONFIGURED, Peer.CONFIGURED_TUNED, Peer.HEDGING, Peer.ZOOKEEPER)
@@ -237,7 +238,7 @@ class FailoverBenchmark {
         ObjectNode v = variants.addObject();
         summarise(v, runs.name(), r.failovers, r.splitBrain);
         v.put("mode", "process");
-        if (withPeers) {
+        if (withPeers && kind == ControllerKind.BULWARK) {
           summarisePeers(peers, r);
         }
       }

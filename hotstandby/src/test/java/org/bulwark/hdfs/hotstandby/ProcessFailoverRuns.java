@@ -31,8 +31,8 @@ final class ProcessFailoverRuns {
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final Pattern OUR_TRANSITION = Pattern.compile("is active, epoch .* transition (\\d+) ms");
   private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
-  /** Pause between a client's calls, so a dozen clients leave the NameNodes their CPU. */
-  private static final long CLIENT_PAUSE_MICROS = 2000;
+  /** Pause between a client's calls, so eight clients leave the NameNodes their CPU (and 5 ms is the resolution). */
+  private static final long CLIENT_PAUSE_MICROS = 5000;
 
   /** How the active NameNode fails. */
   enum Failure {
@@ -124,7 +124,8 @@ final class ProcessFailoverRuns {
 
   /**
    * Runs the variant with clients of {@code peers} (each reading and writing); the variant's own client
-   * (its {@code client_outage_ms}) is {@code own}'s reader.
+   * (its {@code client_outage_ms}) is {@code own}'s reader. Twins compared with each other get the same
+   * peers, so the same load.
    */
   Result run(Peer own, List<Peer> peers) throws Exception {
     boolean observer = peers.stream().anyMatch(p -> p.needsObserver);
@@ -229,14 +230,14 @@ final class ProcessFailoverRuns {
     return -1;
   }
 
-  /** Polls NameNode {@code nn} every millisecond until it answers active; returns when (nanoTime). */
+  /** Polls NameNode {@code nn} every 2 ms until it answers active; returns when (nanoTime). */
   private static long awaitActive(ProcessHaCluster ha, int nn) throws Exception {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
       if (ha.state(nn) == HAServiceState.ACTIVE) {
         return System.nanoTime();
       }
-      TimeUnit.MILLISECONDS.sleep(1);
+      TimeUnit.MILLISECONDS.sleep(2);
     }
     throw new AssertionError(ProcessHaCluster.id(nn) + " did not become active within " + WAIT);
   }

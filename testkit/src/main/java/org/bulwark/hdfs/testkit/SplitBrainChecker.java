@@ -19,6 +19,7 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
  */
 public final class SplitBrainChecker implements AutoCloseable {
   private final IntPredicate isActive;
+  private final long periodMillis;
   private final int[] nameNodeIndexes;
   private final Set<Integer> down = ConcurrentHashMap.newKeySet();
   private final AtomicLong samples = new AtomicLong();
@@ -27,8 +28,9 @@ public final class SplitBrainChecker implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  private SplitBrainChecker(IntPredicate isActive, int[] nameNodeIndexes) {
+  private SplitBrainChecker(IntPredicate isActive, long periodMillis, int[] nameNodeIndexes) {
     this.isActive = isActive;
+    this.periodMillis = periodMillis;
     this.nameNodeIndexes = nameNodeIndexes.clone();
     this.thread = new Thread(this::loop, "split-brain-checker");
     this.thread.setDaemon(true);
@@ -39,15 +41,16 @@ public final class SplitBrainChecker implements AutoCloseable {
     return start(i -> {
       NameNode nn = cluster.getNameNode(i);
       return nn != null && nn.isActiveState();
-    }, nameNodeIndexes);
+    }, 1, nameNodeIndexes);
   }
 
   /**
    * Starts sampling NameNodes {@code nameNodeIndexes} through {@code isActive} (index to whether that
-   * NameNode says it is active; false when it does not answer).
+   * NameNode says it is active; false when it does not answer), pausing {@code periodMillis} between
+   * samples: over RPC, sampling every millisecond would load the NameNodes being measured.
    */
-  public static SplitBrainChecker start(IntPredicate isActive, int... nameNodeIndexes) {
-    SplitBrainChecker c = new SplitBrainChecker(isActive, nameNodeIndexes);
+  public static SplitBrainChecker start(IntPredicate isActive, long periodMillis, int... nameNodeIndexes) {
+    SplitBrainChecker c = new SplitBrainChecker(isActive, periodMillis, nameNodeIndexes);
     c.thread.start();
     return c;
   }
@@ -87,7 +90,7 @@ public final class SplitBrainChecker implements AutoCloseable {
         }
       }
       try {
-        Thread.sleep(1);
+        Thread.sleep(periodMillis);
       } catch (InterruptedException e) {
         return;
       }

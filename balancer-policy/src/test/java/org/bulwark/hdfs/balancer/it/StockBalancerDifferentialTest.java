@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StockBalancerDifferentialTest {
   private static final long FILE = MB;
   private static final long CAPACITY = 48 * MB;
-  private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 20);
+  private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 12);
 
   @TempDir
   File tmp;

@@ -115,7 +115,9 @@ final class Activation {
       }
     }
     long fencingMillis = clock.getAsLong() - locked;
-    if ((!l.toFence().isEmpty() && !election.fenced(l)) || !election.stillLeading(l)) {
+    // Recording the fencing checks the leadership too: one round trip, not two.
+    boolean leading = l.toFence().isEmpty() ? election.stillLeading(l) : election.fenced(l);
+    if (!leading) {
       return new Result(Outcome.LOST_BEFORE_TRANSITION, l, null, "leadership lost while fencing", fencingMillis, 0);
     }
     steps.after(Step.FENCED);

@@ -194,10 +194,42 @@ public final class LeaderElection implements Closeable {
    * @return the leadership, or null when another controller holds the lock or won the race
    */
   public Leadership acquire() throws Exception {
+    Leadership l = acquireFromCache();
+    return l != null ? l : acquireFromZooKeeper();
+  }
+
+  /**
+   * {@link #acquire} on the epoch and breadcrumb as cached: no round trip before the transaction, whose
+   * version checks make a stale cache fail it rather than count. Null when the cache lacks either znode
+   * or the transaction failed (then {@link #acquireFromZooKeeper} reads them from ZooKeeper itself).
+   */
+  private Leadership acquireFromCache() throws Exception {
+    Optional<ChildData> epochData = cache.get(paths.epoch());
+    Optional<ChildData> crumbData = cache.get(paths.breadcrumb());
+    if (!epochData.isPresent() || !crumbData.isPresent()) {
+      return null;
+    }
+    Breadcrumb before;
+    long epoch;
+    try {
+      before = Breadcrumb.decode(crumbData.get().getData());
+      epoch = Long.parseLong(text(epochData.get().getData()).trim());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    return transact(epoch, epochData.get().getStat(), before, crumbData.get().getStat());
+  }
+
+  private Leadership acquireFromZooKeeper() throws Exception {
     Stat epochStat = new Stat();
     long epoch = Long.parseLong(text(client.getData().storingStatIn(epochStat).forPath(paths.epoch())).trim());
     Stat crumbStat = new Stat();
     Breadcrumb before = readBreadcrumb(crumbStat);
+    return transact(epoch, epochStat, before, crumbStat);
+  }
+
+  /** The lock, the next epoch and this NameNode added to {@code before}, in one transaction; null when it failed. */
+  private Leadership transact(long epoch, Stat epochStat, Breadcrumb before, Stat crumbStat) throws Exception {
     Breadcrumb after = before.with(epoch + 1, me);
     long session = sessionId();
     try {
@@ -253,7 +285,8 @@ public final class LeaderElection implements Closeable {
 
   /**
    * Records that every NameNode {@code l} had to fence is fenced: the breadcrumb then names this
-   * controller's NameNode alone. Only if {@code l} is still the latest leadership.
+   * controller's NameNode alone. Only if {@code l} is still the latest leadership, which the result says
+   * as {@link #stillLeading} would.
    */
   public boolean fenced(Leadership l) throws Exception {
     try {
@@ -261,7 +294,7 @@ public final class LeaderElection implements Closeable {
           client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
           client.transactionOp().setData().forPath(paths.breadcrumb(),
               new Breadcrumb(l.epoch(), Collections.singleton(me)).encode()));
-      return true;
+      return sessionId() == l.sessionId();
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       return false;
     }
@@ -277,20 +310,29 @@ public final class LeaderElection implements Closeable {
     }
   }
 
-  /** Writes the active-NameNode record, only if {@code l} is still the latest leadership. */
+  /**
+   * Writes the active-NameNode record, only if {@code l} is still the latest leadership. Whether the
+   * record exists is taken from the cache (it does after the first activation); a wrong guess costs one
+   * more transaction.
+   */
   public boolean publish(Leadership l, ActiveRecord record) throws Exception {
+    boolean exists = cache.get(paths.active()).isPresent();
     try {
-      if (client.checkExists().forPath(paths.active()) == null) {
-        client.transaction().forOperations(
-            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
-            client.transactionOp().create().forPath(paths.active(), record.encode()));
-      } else {
-        client.transaction().forOperations(
-            client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
-            client.transactionOp().setData().forPath(paths.active(), record.encode()));
-      }
+      return writeRecord(l, record, exists) || writeRecord(l, record, !exists);
+    } catch (KeeperException.BadVersionException e) {
+      return false;
+    }
+  }
+
+  /** One try of {@link #publish}: false when the record's existence was guessed wrong. */
+  private boolean writeRecord(Leadership l, ActiveRecord record, boolean exists) throws Exception {
+    try {
+      client.transaction().forOperations(
+          client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
+          exists ? client.transactionOp().setData().forPath(paths.active(), record.encode())
+              : client.transactionOp().create().forPath(paths.active(), record.encode()));
       return true;
-    } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
+    } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException e) {
       return false;
     }
   }

@@ -32,6 +32,7 @@ import org.apache.curator.utils.CloseableUtils;
 import org.apache.zookeeper.data.Stat;
 import org.bulwark.hdfs.hotstandby.controller.Candidate;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
+import org.bulwark.hdfs.hotstandby.discovery.Breadcrumb;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -118,6 +119,32 @@ class LeaderElectionTest {
   private static void awaitLeader(String expected, Controller... controllers) throws Exception {
     for (Controller c : controllers) {
       Await.until(c.nameNode() + " sees leader " + expected, WAIT, () -> Objects.equals(expected, c.election().leader()));
+    }
+  }
+
+  /**
+   * acquire() first trusts its cache (no round trip before the transaction). Here another client changes the
+   * epoch and the breadcrumb right before each acquire, so the cache is often stale: the transaction's version
+   * checks must refuse the cached view, and the leadership must rest on what ZooKeeper holds.
+   */
+  @Test
+  void acquiringOnAStaleCacheFencesWhatZooKeeperHolds() throws Exception {
+    Controller a = controller("nn1");
+    CuratorFramework writer = client(SESSION_TIMEOUT_MS);
+    a.election().release(a.election().acquire(), null);
+    Await.until("the lock is gone from the cache", WAIT, () -> a.election().leader() == null);
+    for (int round = 1; round <= 20; round++) {
+      long epoch = 10L * round;
+      String named = "nn" + (2 + round % 3);
+      writer.setData().forPath(paths.epoch(), Long.toString(epoch).getBytes(StandardCharsets.UTF_8));
+      writer.setData().forPath(paths.breadcrumb(),
+          new Breadcrumb(epoch, java.util.Collections.singleton(named)).encode());
+      Leadership l = a.election().acquire();
+      assertNotNull(l, "round " + round + ": the lock was free");
+      assertEquals(epoch + 1, l.epoch(), "round " + round + ": the epoch ZooKeeper held, plus one");
+      assertEquals(java.util.Set.of(named), l.toFence(), "round " + round + ": the breadcrumb ZooKeeper held");
+      a.election().release(l, null);
+      Await.until("the lock is gone from the cache", WAIT, () -> a.election().leader() == null);
     }
   }
 
