@@ -243,6 +243,15 @@ class FailoverBenchmark {
         }
       }
     }
+    ProcessFailoverRuns stockDefaults = new ProcessFailoverRuns(dir, ControllerKind.STOCK, Failure.PROCESS, PROCESS_RUNS,
+        GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS).withDefaultIpcRetries();
+    if (selected(stockDefaults.name())) {
+      ProcessFailoverRuns.Result r = stockDefaults.run(Peer.CONFIGURED,
+          Arrays.asList(Peer.CONFIGURED, Peer.CONFIGURED_TUNED, Peer.HEDGING, Peer.ZOOKEEPER));
+      ObjectNode v = variants.addObject();
+      summarise(v, stockDefaults.name(), r.failovers, r.splitBrain);
+      v.put("mode", "process");
+    }
     ProcessFailoverRuns observed = new ProcessFailoverRuns(dir, ControllerKind.BULWARK, Failure.PROCESS, PROCESS_RUNS,
         GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS);
     if (!selected("bulwark-process-with-observer")) {

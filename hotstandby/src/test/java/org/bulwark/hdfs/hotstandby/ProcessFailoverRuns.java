@@ -93,6 +93,7 @@ final class ProcessFailoverRuns {
   private final int runs;
   private final long gracefulFenceMillis;
   private final long clientRpcTimeoutMillis;
+  private boolean defaultIpcRetries;
 
   ProcessFailoverRuns(File dir, ControllerKind kind, Failure failure, int runs, long gracefulFenceMillis,
       long clientRpcTimeoutMillis) {
@@ -104,8 +105,28 @@ final class ProcessFailoverRuns {
     this.clientRpcTimeoutMillis = clientRpcTimeoutMillis;
   }
 
+  /**
+   * The controllers keep Hadoop's default IPC connection retries (10, 1 s apart) instead of the test
+   * cluster's (3, 100 ms apart): what an administrator who tuned only the health checks and the session runs.
+   * The stock ZKFC's graceful fence of a dead NameNode retries its connection once, after that interval.
+   */
+  ProcessFailoverRuns withDefaultIpcRetries() {
+    defaultIpcRetries = true;
+    return this;
+  }
+
   String name() {
-    return (kind == ControllerKind.BULWARK ? "bulwark" : "stock") + failure.suffix;
+    return (kind == ControllerKind.BULWARK ? "bulwark" : "stock") + failure.suffix + (defaultIpcRetries ? "-default-ipc" : "");
+  }
+
+  /** The configuration of the controller of NameNode {@code i}. */
+  private Configuration controllerConf(ProcessHaCluster ha, int i) {
+    Configuration c = ha.controllerConf(i);
+    if (defaultIpcRetries) {
+      c.unset("ipc.client.connect.max.retries");
+      c.unset("ipc.client.connect.retry.interval");
+    }
+    return c;
   }
 
   /** The same settings for both controllers: 200 ms health checks, 1 s health-check timeout, 2 s sessions. */
@@ -139,7 +160,7 @@ final class ProcessFailoverRuns {
         StockZkfc.formatZooKeeper(ha.controllerConf(0));
       }
       for (int i = 0; i < 2; i++) {
-        ha.startController(i, kind, ha.controllerConf(i));
+        ha.startController(i, kind, controllerConf(ha, i));
       }
       Await.until(name() + " made a NameNode active", WAIT, () -> activeOfPair(ha) >= 0);
       List<ClientLoop> clients = new ArrayList<>();
@@ -214,8 +235,7 @@ final class ProcessFailoverRuns {
     }
     ha.startNameNode(failed);
     if (failure == Failure.HOST) {
-      Configuration c = ha.controllerConf(failed);
-      ha.startController(failed, kind, c);
+      ha.startController(failed, kind, controllerConf(ha, failed));
     }
     ha.awaitState(failed, HAServiceState.STANDBY);
   }
