@@ -84,12 +84,18 @@ final class ActiveNameNodeTracker implements Closeable {
 
   /**
    * Waits up to {@code timeoutMillis} until the tracker is usable and the record is active and
-   * accepted by {@code wanted}; returns it, or null on timeout or when ZooKeeper cannot be reached.
+   * accepted by {@code wanted}; returns it, or null on timeout. Without a ZooKeeper connection it returns
+   * null at once: nothing would tell it of a new active NameNode, and the caller then walks the configured
+   * list as the stock provider does, rather than after a wait (a client whose session ZooKeeper refused,
+   * past {@code maxClientCnxns}, or ZooKeeper down).
    */
   ActiveRecord await(Predicate<ActiveRecord> wanted, long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     synchronized (changed) {
       while (true) {
+        if (!connected) {
+          return null;
+        }
         ActiveRecord r = current;
         if (usable() && r != null && r.isActive() && wanted.test(r)) {
           return r;
