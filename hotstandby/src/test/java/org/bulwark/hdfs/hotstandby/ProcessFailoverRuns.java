@@ -162,7 +162,7 @@ final class ProcessFailoverRuns {
       for (int i = 0; i < 2; i++) {
         ha.startController(i, kind, controllerConf(ha, i));
       }
-      Await.until(name() + " made a NameNode active", WAIT, () -> activeOfPair(ha) >= 0);
+      Await.until(name() + " made a NameNode active", WAIT, () -> ha.active() >= 0);
       List<ClientLoop> clients = new ArrayList<>();
       try {
         for (Peer p : peers) {
@@ -185,8 +185,8 @@ final class ProcessFailoverRuns {
   }
 
   private void failOnce(ProcessHaCluster ha, List<ClientLoop> clients, Peer own, Result result) throws Exception {
-    Await.until(name() + ": one NameNode of the pair active", WAIT, () -> activeOfPair(ha) >= 0);
-    int active = activeOfPair(ha);
+    Await.until(name() + ": one NameNode of the pair active", WAIT, () -> ha.active() >= 0);
+    int active = ha.active();
     int other = 1 - active;
     Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(ha.controller(other)));
     long ready = System.nanoTime();
@@ -238,16 +238,6 @@ final class ProcessFailoverRuns {
       ha.startController(failed, kind, controllerConf(ha, failed));
     }
     ha.awaitState(failed, HAServiceState.STANDBY);
-  }
-
-  private static int activeOfPair(ProcessHaCluster ha) {
-    for (int i = 0; i < 2; i++) {
-      DaemonProcess nn = ha.nameNode(i);
-      if (nn != null && nn.isAlive() && ha.state(i) == HAServiceState.ACTIVE) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   /** Polls NameNode {@code nn} every 2 ms until it answers active; returns when (nanoTime). */

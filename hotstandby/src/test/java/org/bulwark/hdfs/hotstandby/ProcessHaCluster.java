@@ -206,14 +206,6 @@ final class ProcessHaCluster implements AutoCloseable {
     return new Configuration(conf);
   }
 
-  int nameNodes() {
-    return nameNodes.length;
-  }
-
-  String zooKeeperConnectString() {
-    return zooKeeper.getConnectString();
-  }
-
   /** (Re)starts NameNode {@code i}'s process; it comes up standby. */
   void startNameNode(int i) throws IOException {
     nameNodes[i] = DaemonProcess.start(id(i), NameNode.class, new File(dir, id(i) + "-" + System.nanoTime() + ".log"),
