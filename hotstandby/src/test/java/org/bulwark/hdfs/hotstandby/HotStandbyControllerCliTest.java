@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * argument and what would be valid, exit code 1, nothing started. The NameNode addresses are never
  * contacted: every check here comes before the controller connects to anything but ZooKeeper.
  */
+@Tag("compat")
 class HotStandbyControllerCliTest {
   /** A valid two-NameNode HA configuration, as -D options; each case overrides or drops some. */
   private static List<String> valid() {

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The active NameNode dies: another becomes active, with 2 and with 3 NameNodes, and never two at once. */
+@Tag("compat")
 class HotStandbyControllerFailoverTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -11,6 +11,7 @@ import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * active one is frozen with kill -STOP (hung); each time the other NameNode becomes active, a client
  * on {@link ZooKeeperFailoverProxyProvider} carries on, and no two NameNodes are ever active together.
  */
+@Tag("compat")
 class ProcessFailoverTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -17,9 +17,11 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.FileContent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Clients that find the active NameNode through ZooKeeper, across failovers, with and without ZooKeeper. */
+@Tag("compat")
 class ZooKeeperFailoverProxyProviderTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final long FILE = 12L << 20;

@@ -8,10 +8,12 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Configuration the monitor cannot start with: one line naming the key, exit code 1, nothing left running. */
+@Tag("compat")
 class BlockMonitorCliTest {
   @TempDir
   File dir;

@@ -22,6 +22,7 @@ import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
 import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * delete, a block whose every holder stopped, each found in the history with the right DataNodes and
  * times; then the JSON API and the pages over HTTP.
  */
+@Tag("compat")
 class BlockMonitorClusterTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -20,9 +20,11 @@ import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
 import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** HierarchicalPlacementPolicy on real NameNodes, with racks mapped as /datacenter/rack. */
+@Tag("compat")
 class HierarchicalPlacementPolicyTest {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final String TWO_DCS = "/dc1/r1:2,/dc1/r2:2,/dc1/r3:2,/dc2/r4:2,/dc2/r5:2,/dc2/r6:2";

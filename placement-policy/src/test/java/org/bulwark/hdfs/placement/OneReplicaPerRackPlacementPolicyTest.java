@@ -29,12 +29,14 @@ import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * OneReplicaPerRackPlacementPolicy on real NameNodes: writes from DataNode hosts (the writer-local path,
  * through the kit's per-host loopback addresses) and from off-cluster.
  */
+@Tag("compat")
 class OneReplicaPerRackPlacementPolicyTest {
   private static final long MB = 1 << 20;
   private static final Duration WAIT = Duration.ofSeconds(120);

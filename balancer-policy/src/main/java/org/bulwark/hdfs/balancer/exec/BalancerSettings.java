@@ -12,6 +12,9 @@ import org.apache.hadoop.hdfs.server.balancer.NameNodeConnector;
  * {@code dfs.balancer.*} / {@code dfs.datanode.balance.*} settings the stock balancer reads.
  */
 public final class BalancerSettings {
+  /** Hadoop 3.4's key (not in 3.3's DFSConfigKeys; 3.3's getBlocks has no hot-block interval), default 0. */
+  static final String GETBLOCKS_HOT_TIME_INTERVAL_KEY = "dfs.balancer.getBlocks.hot-time-interval";
+
   private double threshold = 10.0;
   private Set<String> includedHosts = Collections.emptySet();
   private Set<String> excludedHosts = Collections.emptySet();
@@ -59,8 +62,7 @@ public final class BalancerSettings {
     maxSizeToMove = conf.getLongBytes(DFSConfigKeys.DFS_BALANCER_MAX_SIZE_TO_MOVE_KEY,
         DFSConfigKeys.DFS_BALANCER_MAX_SIZE_TO_MOVE_DEFAULT);
     defaultBlockSize = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT);
-    hotBlockTimeInterval = conf.getTimeDuration(DFSConfigKeys.DFS_BALANCER_GETBLOCKS_HOT_TIME_INTERVAL_KEY,
-        DFSConfigKeys.DFS_BALANCER_GETBLOCKS_HOT_TIME_INTERVAL_DEFAULT, TimeUnit.MILLISECONDS);
+    hotBlockTimeInterval = conf.getTimeDuration(GETBLOCKS_HOT_TIME_INTERVAL_KEY, 0, TimeUnit.MILLISECONDS);
     // the stock pause: two heartbeats and one redundancy-monitor round
     iterationPauseMillis = 2 * conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
         DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS)

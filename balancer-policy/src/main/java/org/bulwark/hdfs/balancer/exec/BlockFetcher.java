@@ -42,12 +42,13 @@ final class BlockFetcher {
       long got = 0;
       for (int call = 0; call < MAX_CALLS_PER_POOL && got < wantPerPool; call++) {
         // calls of the stock size: as many calls as the stock balancer makes, and more to choose from
-        BlocksWithLocations blocks = pools.get(pool).getBlocks(table.datanode(source),
+        BlocksWithLocations blocks = ConnectorCalls.getBlocks(pools.get(pool), table.datanode(source),
             Math.max(getBlocksSize, minBlockSize), minBlockSize, hotBlockTimeInterval, type);
         into.countRpc();
         long fresh = 0;
         for (BlockWithLocations b : blocks.getBlocks()) {
-          if (b instanceof StripedBlockWithLocations || b.getBlock().getNumBytes() < minBlockSize) {
+          if (b instanceof StripedBlockWithLocations || b.getBlock().getNumBytes() < minBlockSize
+              || !onType(table, source, b, type)) {
             continue;
           }
           BlockCandidate c = new BlockCandidate(pool, b.getBlock().getBlockId(),
@@ -62,6 +63,22 @@ final class BlockFetcher {
         }
       }
     }
+  }
+
+  /** Whether the source's replica is on {@code type}: Hadoop 3.3's getBlocks returns every type's. */
+  private static boolean onType(NodeTable table, int source, BlockWithLocations b, StorageType type) {
+    if (ConnectorCalls.getBlocksFiltersByStorageType()) {
+      return true;
+    }
+    String uuid = table.datanode(source).getDatanodeUuid();
+    String[] uuids = b.getDatanodeUuids();
+    StorageType[] types = b.getStorageTypes();
+    for (int i = 0; i < uuids.length; i++) {
+      if (uuid.equals(uuids[i]) && types[i] == type) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int[] holders(NodeTable table, BlockWithLocations b) {

@@ -112,15 +112,11 @@ final class PoolMover implements Closeable {
   }
 
   long bytesMoved() {
-    return connector.getBytesMoved().get();
+    return ConnectorCalls.bytesMoved(connector);
   }
 
   long blocksMoved() {
-    return connector.getBlocksMoved().get();
-  }
-
-  long blocksFailed() {
-    return connector.getBlocksFailed().get();
+    return ConnectorCalls.blocksMoved(connector);
   }
 
   @Override

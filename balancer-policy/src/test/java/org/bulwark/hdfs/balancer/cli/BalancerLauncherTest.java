@@ -11,8 +11,10 @@ import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("compat")
 class BalancerLauncherTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();

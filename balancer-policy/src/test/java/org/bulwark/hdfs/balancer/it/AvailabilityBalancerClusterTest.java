@@ -23,10 +23,12 @@ import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.Utilisation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hdfs balancer -policy availability} on a federated 10-DataNode, 4-rack cluster. */
+@Tag("compat")
 class AvailabilityBalancerClusterTest {
   @TempDir
   File tmp;

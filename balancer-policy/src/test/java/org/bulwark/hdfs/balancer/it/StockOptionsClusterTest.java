@@ -20,9 +20,11 @@ import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.Utilisation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Stock options that change which DataNodes take part, and {@code -asService}, on a real cluster. */
+@Tag("compat")
 class StockOptionsClusterTest {
   private static BulwarkMiniCluster skewed(SkewedCluster[] data) throws Exception {
     BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:2,/r2:2,/r3:2").capacity(96 * MB).build();

@@ -16,10 +16,12 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's demo runs end to end and reports figures that add up. */
+@Tag("compat")
 class BulwarkDemoTest {
   @TempDir
   Path dir;

@@ -25,6 +25,7 @@ import org.bulwark.hdfs.monitor.history.PollChanges;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
 import org.bulwark.hdfs.monitor.store.PollSummary;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.bulwark.hdfs.testkit.TestPostgres;
 
@@ -35,6 +36,7 @@ import org.bulwark.hdfs.testkit.TestPostgres;
  * parameters. None may get a 5xx, none may show a stack trace or an exception's class, and the store
  * must hold exactly what it held before.
  */
+@Tag("compat")
 class ApiFuzzTest {
   private static final int PER_ENDPOINT = 10_000;
   private static final List<String> ENDPOINTS = List.of("/api/overview", "/api/block", "/api/datanode", "/api/rack",

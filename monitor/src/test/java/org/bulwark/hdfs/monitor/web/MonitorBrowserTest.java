@@ -20,6 +20,7 @@ import org.bulwark.hdfs.monitor.TestMonitors;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
 import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./bulwark test} installs): the DOM after the page's scripts ran is checked, a link from the missing-blocks page is
  * followed to the block's timeline, and screenshots are saved under {@code target/}.
  */
+@Tag("compat")
 class MonitorBrowserTest {
   private static final File CHROMIUM = new File(System.getProperty("bulwark.chromium", "/usr/bin/chromium"));
 
