@@ -10,12 +10,23 @@ import org.apache.hadoop.util.StringUtils;
 import org.bulwark.hdfs.balancer.exec.BalancerSettings;
 
 /**
- * Parses the balancer's command line: every stock option with the stock rules, plus
- * {@code -report FILE}, {@code -spreadRacks} and {@code -maxBytes N}. Errors are one line that
- * names the option and what would be valid.
+ * Parses the balancer's command line: every stock option of the installed Hadoop line with the stock rules
+ * (Hadoop 3.5's four more only where the stock balancer takes them, see {@link StockOptionLine}), plus
+ * {@code -report FILE}, {@code -spreadRacks} and {@code -maxBytes N}. Errors are one line that names the
+ * option and what would be valid.
  */
 public final class BalancerOptions {
   public static final String AVAILABILITY = "availability";
+
+  private static final boolean HADOOP_35_OPTIONS = StockOptionLine.hasHadoop35Options();
+  private static final String[] HADOOP_35_OPTION_NAMES = {
+      "-excludeSource", "-target", "-excludeTarget", "-limitOverUtilizedNum"};
+
+  static final String USAGE_35 = ""
+      + "\n\t[-excludeSource [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes to be selected as a source."
+      + "\n\t[-target [-f <hosts-file> | <comma-separated list of hosts>]]\tPick only the specified datanodes as target nodes."
+      + "\n\t[-excludeTarget [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes from being selected as a target."
+      + "\n\t[-limitOverUtilizedNum <specified maximum number of overUtilized datanodes>]\tLimit the maximum number of overUtilized datanodes.";
 
   static final String USAGE = "Usage: hdfs balancer"
       + "\n\t[-policy <policy>]\tthe balancing policy: datanode, blockpool or availability"
@@ -36,8 +47,22 @@ public final class BalancerOptions {
   private BalancerOptions() {
   }
 
+  /** Whether the installed Hadoop's stock balancer, and so this one, takes Hadoop 3.5's options. */
+  public static boolean hadoop35Options() {
+    return HADOOP_35_OPTIONS;
+  }
+
+  /** The usage of the installed line: Hadoop 3.5's options listed only where they are taken. */
   public static String usage() {
-    return USAGE;
+    return usage(HADOOP_35_OPTIONS);
+  }
+
+  static String usage(boolean hadoop35Options) {
+    if (!hadoop35Options) {
+      return USAGE;
+    }
+    int ours = USAGE.indexOf("\n  availability policy only:");
+    return USAGE.substring(0, ours) + USAGE_35 + USAGE.substring(ours);
   }
 
   /** The value of {@code -policy} (lower case), or null when absent. */
@@ -52,8 +77,20 @@ public final class BalancerOptions {
 
   /** Applies the command line to {@code settings}; throws IllegalArgumentException on bad input. */
   public static BalancerSettings parse(String[] args, BalancerSettings settings) {
+    return parse(args, settings, HADOOP_35_OPTIONS);
+  }
+
+  /** As {@link #parse(String[], BalancerSettings)}, as on a line with or without Hadoop 3.5's options. */
+  static BalancerSettings parse(String[] args, BalancerSettings settings, boolean hadoop35Options) {
+    if (!hadoop35Options) {
+      refuseHadoop35Options(args);
+    }
     Set<String> included = null;
     Set<String> excluded = null;
+    Set<String> sources = null;
+    Set<String> excludedSources = null;
+    Set<String> targets = null;
+    Set<String> excludedTargets = null;
     boolean maxBytesGiven = false;
     for (int i = 0; i < args.length; i++) {
       String opt = args[i];
@@ -83,9 +120,23 @@ public final class BalancerOptions {
         i = hostList(args, i, "include", included);
         settings.includedHosts(included);
       } else if ("-source".equalsIgnoreCase(opt)) {
-        Set<String> sources = new HashSet<>();
+        sources = new HashSet<>();
         i = hostList(args, i, "source", sources);
         settings.sourceHosts(sources);
+      } else if ("-excludeSource".equalsIgnoreCase(opt)) {
+        excludedSources = new HashSet<>();
+        i = hostList(args, i, "excludeSource", excludedSources);
+        settings.excludedSourceHosts(excludedSources);
+      } else if ("-target".equalsIgnoreCase(opt)) {
+        targets = new HashSet<>();
+        i = hostList(args, i, "target", targets);
+        settings.targetHosts(targets);
+      } else if ("-excludeTarget".equalsIgnoreCase(opt)) {
+        excludedTargets = new HashSet<>();
+        i = hostList(args, i, "excludeTarget", excludedTargets);
+        settings.excludedTargetHosts(excludedTargets);
+      } else if ("-limitOverUtilizedNum".equalsIgnoreCase(opt)) {
+        settings.limitOverUtilised((int) integer(args, ++i, opt, 0, Integer.MAX_VALUE, "an integer >= 0"));
       } else if ("-blockpools".equalsIgnoreCase(opt)) {
         String v = value(args, ++i, opt, "a comma-separated list of block pool ids");
         settings.blockPools(new HashSet<>(Arrays.asList(StringUtils.getTrimmedStrings(v))));
@@ -124,10 +175,31 @@ public final class BalancerOptions {
     if (included != null && excluded != null) {
       throw new IllegalArgumentException("-exclude and -include options cannot be specified together.");
     }
+    if (sources != null && excludedSources != null) {
+      throw new IllegalArgumentException("-excludeSource and -source options cannot be specified together.");
+    }
+    if (targets != null && excludedTargets != null) {
+      throw new IllegalArgumentException("-excludeTarget and -target options cannot be specified together.");
+    }
     if (maxBytesGiven && !settings.spreadRacks()) {
       throw new IllegalArgumentException("-maxBytes applies to -spreadRacks only: add -spreadRacks or drop -maxBytes");
     }
     return settings;
+  }
+
+  /**
+   * Before Hadoop 3.5 the stock balancer refuses these options as any unknown one ({@code args = [...]});
+   * so does the availability policy, saying which line has them.
+   */
+  private static void refuseHadoop35Options(String[] args) {
+    for (String a : args) {
+      for (String opt : HADOOP_35_OPTION_NAMES) {
+        if (opt.equalsIgnoreCase(a)) {
+          throw new IllegalArgumentException("args = " + Arrays.toString(args) + " (" + opt
+              + " needs Hadoop 3.5.0 or later; this is Hadoop " + StockOptionLine.hadoopVersion() + ")");
+        }
+      }
+    }
   }
 
   private static String value(String[] args, int i, String opt, String expected) {

@@ -50,6 +50,9 @@ public final class AvailabilityBalancer implements Closeable {
   private final HostMatcher included;
   private final HostMatcher excluded;
   private final HostMatcher sources;
+  private final HostMatcher excludedSources;
+  private final HostMatcher targets;
+  private final HostMatcher excludedTargets;
   private final RunRecord record = new RunRecord();
   private final BalancerRunMetrics metrics = BalancerRunMetrics.get();
   private long spreadBytes;
@@ -66,6 +69,9 @@ public final class AvailabilityBalancer implements Closeable {
     this.included = new HostMatcher(settings.includedHosts());
     this.excluded = new HostMatcher(settings.excludedHosts());
     this.sources = new HostMatcher(settings.sourceHosts());
+    this.excludedSources = new HostMatcher(settings.excludedSourceHosts());
+    this.targets = new HostMatcher(settings.targetHosts());
+    this.excludedTargets = new HostMatcher(settings.excludedTargetHosts());
     metrics.startRun();
   }
 
@@ -185,13 +191,14 @@ public final class AvailabilityBalancer implements Closeable {
     int over = 0;
     int under = 0;
     for (StorageType type : StorageType.getMovableTypes()) {
-      List<NodeUsage> usages = table.usages(type, participates, sources::matchesOrEmpty,
-          settings.defaultBlockSize());
+      List<NodeUsage> usages = table.usages(type, participates,
+          dn -> sources.matchesOrEmpty(dn) && !excludedSources.matches(dn),
+          dn -> targets.matchesOrEmpty(dn) && !excludedTargets.matches(dn), settings.defaultBlockSize());
       if (usages.isEmpty()) {
         continue;
       }
       Classification c = Classification.classify(table.size(), usages, settings.threshold(),
-          settings.maxSizeToMove());
+          settings.maxSizeToMove(), settings.limitOverUtilised(), settings.sortTopNodes());
       classes.put(type, c);
       bytesLeft += c.bytesLeftToMove();
       for (int node = 0; node < table.size(); node++) {

@@ -19,6 +19,10 @@ public final class BalancerSettings {
   private Set<String> includedHosts = Collections.emptySet();
   private Set<String> excludedHosts = Collections.emptySet();
   private Set<String> sourceHosts = Collections.emptySet();
+  private Set<String> excludedSourceHosts = Collections.emptySet();
+  private Set<String> targetHosts = Collections.emptySet();
+  private Set<String> excludedTargetHosts = Collections.emptySet();
+  private int limitOverUtilised = Integer.MAX_VALUE;
   private Set<String> blockPools = Collections.emptySet();
   private int maxIdleIterations = NameNodeConnector.DEFAULT_MAX_IDLE_ITERATIONS;
   private boolean runDuringUpgrade;
@@ -104,6 +108,46 @@ public final class BalancerSettings {
 
   public BalancerSettings sourceHosts(Set<String> hosts) {
     sourceHosts = hosts;
+    return this;
+  }
+
+  /** Hadoop 3.5's {@code -excludeSource}: these DataNodes never give. */
+  public Set<String> excludedSourceHosts() {
+    return excludedSourceHosts;
+  }
+
+  public BalancerSettings excludedSourceHosts(Set<String> hosts) {
+    excludedSourceHosts = hosts;
+    return this;
+  }
+
+  /** Hadoop 3.5's {@code -target}: when not empty, only these DataNodes take. */
+  public Set<String> targetHosts() {
+    return targetHosts;
+  }
+
+  public BalancerSettings targetHosts(Set<String> hosts) {
+    targetHosts = hosts;
+    return this;
+  }
+
+  /** Hadoop 3.5's {@code -excludeTarget}: these DataNodes never take. */
+  public Set<String> excludedTargetHosts() {
+    return excludedTargetHosts;
+  }
+
+  public BalancerSettings excludedTargetHosts(Set<String> hosts) {
+    excludedTargetHosts = hosts;
+    return this;
+  }
+
+  /** Hadoop 3.5's {@code -limitOverUtilizedNum}: at most this many over-utilised DataNodes give per iteration. */
+  public int limitOverUtilised() {
+    return limitOverUtilised;
+  }
+
+  public BalancerSettings limitOverUtilised(int value) {
+    limitOverUtilised = value;
     return this;
   }
 
@@ -238,7 +282,10 @@ public final class BalancerSettings {
   @Override
   public String toString() {
     return "policy=availability, threshold=" + threshold + ", include=" + includedHosts
-        + ", exclude=" + excludedHosts + ", source=" + sourceHosts + ", blockpools=" + blockPools
+        + ", exclude=" + excludedHosts + ", source=" + sourceHosts + ", excludeSource=" + excludedSourceHosts
+        + ", target=" + targetHosts + ", excludeTarget=" + excludedTargetHosts
+        + (limitOverUtilised == Integer.MAX_VALUE ? "" : ", limitOverUtilizedNum=" + limitOverUtilised)
+        + ", blockpools=" + blockPools
         + ", idleiterations=" + maxIdleIterations + ", runDuringUpgrade=" + runDuringUpgrade
         + ", asService=" + runAsService + ", sortTopNodes=" + sortTopNodes
         + " (the fullest DataNodes always choose first), hotBlockTimeInterval=" + hotBlockTimeInterval

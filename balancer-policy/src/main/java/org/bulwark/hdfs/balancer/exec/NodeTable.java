@@ -82,7 +82,7 @@ public final class NodeTable {
    * remaining.
    */
   public List<NodeUsage> usages(StorageType type, Predicate<DatanodeInfo> participates,
-      Predicate<DatanodeInfo> sourceAllowed, long defaultBlockSize) {
+      Predicate<DatanodeInfo> sourceAllowed, Predicate<DatanodeInfo> targetAllowed, long defaultBlockSize) {
     List<NodeUsage> out = new ArrayList<>();
     for (int node = 0; node < reports.size(); node++) {
       DatanodeInfo dn = datanode(node);
@@ -103,7 +103,7 @@ public final class NodeTable {
         }
       }
       if (capacity > 0) {
-        out.add(new NodeUsage(node, capacity, used, remaining, sourceAllowed.test(dn)));
+        out.add(new NodeUsage(node, capacity, used, remaining, sourceAllowed.test(dn), targetAllowed.test(dn)));
       }
     }
     return out;

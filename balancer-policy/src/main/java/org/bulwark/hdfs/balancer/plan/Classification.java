@@ -1,6 +1,8 @@
 package org.bulwark.hdfs.balancer.plan;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -18,11 +20,12 @@ public final class Classification {
   private final long[] maxBytes;
   private final long[] remaining;
   private final boolean[] sourceAllowed;
+  private final boolean[] targetAllowed;
   private final long bytesLeftToMove;
 
   private Classification(double threshold, double average, UtilisationClass[] classes,
       double[] utilisation, long[] capacity, long[] maxBytesToMove, long[] remaining,
-      boolean[] sourceAllowed, long bytesLeftToMove) {
+      boolean[] sourceAllowed, boolean[] targetAllowed, long bytesLeftToMove) {
     this.threshold = threshold;
     this.average = average;
     this.classes = classes;
@@ -31,6 +34,7 @@ public final class Classification {
     this.maxBytes = maxBytesToMove;
     this.remaining = remaining;
     this.sourceAllowed = sourceAllowed;
+    this.targetAllowed = targetAllowed;
     this.bytesLeftToMove = bytesLeftToMove;
   }
 
@@ -42,6 +46,17 @@ public final class Classification {
    */
   public static Classification classify(int nodeCount, List<NodeUsage> usages, double threshold,
       long maxSizeToMove) {
+    return classify(nodeCount, usages, threshold, maxSizeToMove, Integer.MAX_VALUE, false);
+  }
+
+  /**
+   * As {@link #classify(int, List, double, long)}, with Hadoop 3.5's {@code -limitOverUtilizedNum}: only the
+   * first {@code overUtilisedLimit} over-utilised nodes give in this iteration, the fullest ones when
+   * {@code fullestFirst} ({@code -sortTopNodes}), otherwise in report order; the others sit this iteration
+   * out, their excess still counted in {@link #bytesLeftToMove()} (as the stock balancer counts it).
+   */
+  public static Classification classify(int nodeCount, List<NodeUsage> usages, double threshold,
+      long maxSizeToMove, int overUtilisedLimit, boolean fullestFirst) {
     UtilisationClass[] classes = new UtilisationClass[nodeCount];
     Arrays.fill(classes, UtilisationClass.NOT_PARTICIPATING);
     double[] utilisation = new double[nodeCount];
@@ -50,6 +65,7 @@ public final class Classification {
     long[] maxBytes = new long[nodeCount];
     long[] remaining = new long[nodeCount];
     boolean[] sourceAllowed = new boolean[nodeCount];
+    boolean[] targetAllowed = new boolean[nodeCount];
 
     long totalCapacity = 0;
     long totalUsed = 0;
@@ -68,8 +84,9 @@ public final class Classification {
       capacity[n] = u.capacity();
       remaining[n] = u.remaining();
       sourceAllowed[n] = u.sourceAllowed();
+      targetAllowed[n] = u.targetAllowed();
       double diff = util - average;
-      if (diff >= 0 && !u.sourceAllowed()) {
+      if (diff >= 0 && !u.sourceAllowed() || diff <= 0 && !u.targetAllowed()) {
         continue;
       }
       double beyondThreshold = Math.abs(diff) - threshold;
@@ -92,8 +109,30 @@ public final class Classification {
         }
       }
     }
+    limitOverUtilised(classes, utilisation, maxBytes, sourceAllowed, overUtilisedLimit, fullestFirst);
     return new Classification(threshold, average, classes, utilisation, capacity, maxBytes,
-        remaining, sourceAllowed, Math.max(overBytes, underBytes));
+        remaining, sourceAllowed, targetAllowed, Math.max(overBytes, underBytes));
+  }
+
+  private static void limitOverUtilised(UtilisationClass[] classes, double[] utilisation, long[] maxBytes,
+      boolean[] sourceAllowed, int limit, boolean fullestFirst) {
+    List<Integer> over = new ArrayList<>();
+    for (int n = 0; n < classes.length; n++) {
+      if (classes[n] == UtilisationClass.OVER_UTILISED) {
+        over.add(n);
+      }
+    }
+    if (over.size() <= limit) {
+      return;
+    }
+    if (fullestFirst) {
+      over.sort(Comparator.comparingDouble((Integer n) -> -utilisation[n]));
+    }
+    for (int n : over.subList(limit, over.size())) {
+      classes[n] = UtilisationClass.NOT_PARTICIPATING;
+      maxBytes[n] = 0;
+      sourceAllowed[n] = false;
+    }
   }
 
   static long percentToBytes(double percent, long capacity) {
@@ -130,9 +169,17 @@ public final class Classification {
     return remaining[node];
   }
 
-  /** False when {@code -source} names other DataNodes. */
+  /**
+   * False when {@code -source} names other DataNodes, {@code -excludeSource} this one, or
+   * {@code -limitOverUtilizedNum} left it out of this iteration.
+   */
   public boolean sourceAllowed(int node) {
     return sourceAllowed[node];
+  }
+
+  /** False when {@code -target} names other DataNodes or {@code -excludeTarget} this one. */
+  public boolean targetAllowed(int node) {
+    return targetAllowed[node];
   }
 
   /** True when the node has storages of this type and is not excluded. */

@@ -189,7 +189,9 @@ public final class MovePlanner {
         a.sourceLeft[node] = canGive;
         sources.add(node);
       }
-      a.targetLeft[node] = Math.min(canTake, c.remaining(node));
+      if (c.targetAllowed(node)) {
+        a.targetLeft[node] = Math.min(canTake, c.remaining(node));
+      }
     }
     byUtilisationDescending(sources, c);
     a.openTargets();
@@ -456,7 +458,7 @@ public final class MovePlanner {
         }
         double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
         double beyond = Math.abs(diff) - c.threshold();
-        if (beyond > 0 && (diff <= 0 || c.sourceAllowed(node))) {
+        if (beyond > 0 && (diff <= 0 ? c.targetAllowed(node) : c.sourceAllowed(node))) {
           long bytes = Classification.percentToBytes(beyond, c.capacity(node));
           if (diff > 0) {
             overBytes += bytes;

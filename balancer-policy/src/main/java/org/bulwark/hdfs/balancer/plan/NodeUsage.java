@@ -10,6 +10,7 @@ public final class NodeUsage {
   private final long used;
   private final long remaining;
   private final boolean sourceAllowed;
+  private final boolean targetAllowed;
 
   /**
    * @param node the DataNode's index in the plan's node table
@@ -19,6 +20,15 @@ public final class NodeUsage {
    * @param sourceAllowed false when {@code -source} names other DataNodes
    */
   public NodeUsage(int node, long capacity, long used, long remaining, boolean sourceAllowed) {
+    this(node, capacity, used, remaining, sourceAllowed, true);
+  }
+
+  /**
+   * @param targetAllowed false when {@code -target} names other DataNodes or {@code -excludeTarget} this
+   *     one (Hadoop 3.5's options)
+   */
+  public NodeUsage(int node, long capacity, long used, long remaining, boolean sourceAllowed,
+      boolean targetAllowed) {
     if (capacity <= 0) {
       throw new IllegalArgumentException("capacity of node " + node + " must be positive: " + capacity);
     }
@@ -27,6 +37,7 @@ public final class NodeUsage {
     this.used = used;
     this.remaining = remaining;
     this.sourceAllowed = sourceAllowed;
+    this.targetAllowed = targetAllowed;
   }
 
   public int node() {
@@ -47,6 +58,10 @@ public final class NodeUsage {
 
   public boolean sourceAllowed() {
     return sourceAllowed;
+  }
+
+  public boolean targetAllowed() {
+    return targetAllowed;
   }
 
   /** Utilisation in percent. */

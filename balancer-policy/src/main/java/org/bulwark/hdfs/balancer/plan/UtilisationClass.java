@@ -10,7 +10,11 @@ public enum UtilisationClass {
   BELOW_AVERAGE,
   /** Utilisation below average - threshold: must take bytes. */
   UNDER_UTILISED,
-  /** Above average but excluded as a source by {@code -source}, or not a node of this storage type. */
+  /**
+   * Not a node of this storage type; or above average but not a source ({@code -source},
+   * {@code -excludeSource}, {@code -limitOverUtilizedNum}); or below but not a target ({@code -target},
+   * {@code -excludeTarget}).
+   */
   NOT_PARTICIPATING;
 
   public boolean isSource() {

@@ -45,6 +45,40 @@ class BalancerOptionsTest {
   }
 
   @Test
+  void hadoop35OptionsAreTakenOnALineWhoseStockBalancerTakesThem() {
+    BalancerSettings s = BalancerOptions.parse(new String[] {"-policy", "availability", "-excludeSource", "a,b",
+        "-target", "c", "-limitOverUtilizedNum", "3"}, new BalancerSettings(new Configuration(false)), true);
+    assertEquals(new HashSet<>(Arrays.asList("a", "b")), s.excludedSourceHosts());
+    assertEquals(new HashSet<>(Arrays.asList("c")), s.targetHosts());
+    assertEquals(3, s.limitOverUtilised());
+    s = BalancerOptions.parse(new String[] {"-excludeTarget", "d"}, new BalancerSettings(new Configuration(false)), true);
+    assertEquals(new HashSet<>(Arrays.asList("d")), s.excludedTargetHosts());
+    assertTrue(BalancerOptions.usage(true).contains("-limitOverUtilizedNum"));
+    assertFalse(BalancerOptions.usage(false).contains("-excludeTarget"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "-source a -excludeSource b|-excludeSource and -source options cannot be specified together.",
+      "-target a -excludeTarget b|-excludeTarget and -target options cannot be specified together.",
+      "-limitOverUtilizedNum -1|-limitOverUtilizedNum -1 is not valid: expected an integer >= 0",
+      "-target|-target needs a value: expected -f <hosts-file> or a comma-separated list of hosts"})
+  void hadoop35OptionsFollowTheStockRules(String args, String message) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BalancerOptions.parse(
+        args.split(" "), new BalancerSettings(new Configuration(false)), true));
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void hadoop35OptionsAreRefusedAsTheStockBalancerRefusesThemOnOlderLines() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BalancerOptions.parse(
+        new String[] {"-policy", "availability", "-target", "c"}, new BalancerSettings(new Configuration(false)),
+        false));
+    assertTrue(e.getMessage().startsWith("args = [-policy, availability, -target, c] (-target needs Hadoop 3.5.0"),
+        e.getMessage());
+  }
+
+  @Test
   void defaultsAreTheStockOnes() {
     BalancerSettings s = parse("-policy", "availability");
     assertEquals(10.0, s.threshold());

@@ -16,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.balancer.cli.BalancerOptions;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -74,6 +75,46 @@ class StockOptionsClusterTest {
       Utilisation after = data[0].settledUtilisation();
       assertTrue(used(after, source) < used(before, source), "the named source gave: " + r.console);
       assertTrue(used(after, other) >= used(before, other), "the other writer gave nothing");
+    }
+  }
+
+  /**
+   * Hadoop 3.5's {@code -excludeSource} and {@code -target}: honoured where the installed stock balancer takes
+   * them, refused with the stock balancer's exit code where it does not.
+   */
+  @Test
+  void hadoop35SourceAndTargetOptionsFollowTheInstalledLine() throws Exception {
+    SkewedCluster[] data = new SkewedCluster[1];
+    try (BulwarkMiniCluster c = skewed(data)) {
+      List<DataNodeHandle> dns = c.dataNodes();
+      DataNodeHandle keptWriter = dns.get(0);
+      DataNodeHandle target = dns.get(5);
+      String[] args = {"-policy", "availability", "-excludeSource", keptWriter.hostName(),
+          "-target", target.hostName(), "-idleiterations", "1"};
+      if (!BalancerOptions.hadoop35Options()) {
+        BalancerRuns ours = BalancerRuns.run(c.conf(), args);
+        args[1] = "datanode";
+        BalancerRuns stock = BalancerRuns.run(c.conf(), args);
+        assertEquals(ExitStatus.ILLEGAL_ARGUMENTS.getExitCode(), ours.exit, ours.console);
+        assertEquals(stock.exit, ours.exit, "the stock balancer refuses them alike");
+        assertTrue(ours.console.contains("args = [-policy, availability, -excludeSource"), ours.console);
+        return;
+      }
+      data[0].awaitMovesSettled();
+      LayoutDiff before = LayoutDiff.read(c);
+      BalancerRuns r = BalancerRuns.run(c.conf(), args);
+      assertTrue(r.exit <= 0, r.console);
+      data[0].awaitMovesSettled();
+      LayoutDiff after = LayoutDiff.read(c);
+      assertEquals(before.blocksOn(keptWriter.ipAddress()), after.blocksOn(keptWriter.ipAddress()),
+          "the writer excluded as a source kept its replicas");
+      for (int i : new int[] {1, 3, 4}) {
+        assertEquals(before.blocksOn(dns.get(i).ipAddress()), after.blocksOn(dns.get(i).ipAddress()),
+            dns.get(i).hostName() + " is not a target: " + r.console);
+      }
+      assertTrue(after.blocksOn(target.ipAddress()).size() > before.blocksOn(target.ipAddress()).size(),
+          "the one target took blocks: " + r.console);
+      data[0].verifyAll();
     }
   }
 

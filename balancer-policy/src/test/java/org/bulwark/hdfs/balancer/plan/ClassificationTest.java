@@ -1,8 +1,10 @@
 package org.bulwark.hdfs.balancer.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ClassificationTest {
@@ -47,6 +49,41 @@ class ClassificationTest {
     assertEquals(UtilisationClass.NOT_PARTICIPATING, c.classOf(0));
     assertEquals(UtilisationClass.UNDER_UTILISED, c.classOf(1));
     assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(2));
+  }
+
+  @Test
+  void aNodeBelowAverageThatIsNotATargetTakesNoPart() {
+    Classification c = Classification.classify(3, Arrays.asList(
+        new NodeUsage(0, 100 * GB, 90 * GB, 10 * GB, true, true),
+        new NodeUsage(1, 100 * GB, 10 * GB, 90 * GB, true, false),
+        new NodeUsage(2, 100 * GB, 30 * GB, 70 * GB, true, true)), 10, 100 * GB);
+    assertEquals(UtilisationClass.OVER_UTILISED, c.classOf(0));
+    assertEquals(UtilisationClass.NOT_PARTICIPATING, c.classOf(1));
+    assertEquals(UtilisationClass.BELOW_AVERAGE, c.classOf(2));
+    assertFalse(c.targetAllowed(1));
+  }
+
+  @Test
+  void onlyTheLimitOfOverUtilisedNodesGiveInReportOrderOrFullestFirst() {
+    List<NodeUsage> usages = Arrays.asList(
+        new NodeUsage(0, 100 * GB, 80 * GB, 20 * GB, true),
+        new NodeUsage(1, 100 * GB, 95 * GB, 5 * GB, true),
+        new NodeUsage(2, 100 * GB, 90 * GB, 10 * GB, true),
+        new NodeUsage(3, 100 * GB, 5 * GB, 95 * GB, true),
+        new NodeUsage(4, 100 * GB, 5 * GB, 95 * GB, true));
+    Classification all = Classification.classify(5, usages, 10, 100 * GB);
+    Classification inOrder = Classification.classify(5, usages, 10, 100 * GB, 2, false);
+    assertEquals(UtilisationClass.OVER_UTILISED, inOrder.classOf(0));
+    assertEquals(UtilisationClass.OVER_UTILISED, inOrder.classOf(1));
+    assertEquals(UtilisationClass.NOT_PARTICIPATING, inOrder.classOf(2));
+    assertEquals(0, inOrder.maxBytesToMove(2));
+    assertFalse(inOrder.sourceAllowed(2));
+    Classification fullest = Classification.classify(5, usages, 10, 100 * GB, 1, true);
+    assertEquals(UtilisationClass.NOT_PARTICIPATING, fullest.classOf(0));
+    assertEquals(UtilisationClass.OVER_UTILISED, fullest.classOf(1));
+    assertEquals(UtilisationClass.NOT_PARTICIPATING, fullest.classOf(2));
+    // what is left to move still counts every over-utilised node, as the stock balancer counts it
+    assertEquals(all.bytesLeftToMove(), fullest.bytesLeftToMove());
   }
 
   @Test
