@@ -101,7 +101,6 @@ final class ClusterStarter {
     if (b.placementPolicy != null) {
       conf.set("dfs.block.replicator.classname", b.placementPolicy.getName());
     }
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.getAbsolutePath());
     return conf;
   }
 }

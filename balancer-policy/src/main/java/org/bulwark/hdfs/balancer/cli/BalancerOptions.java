@@ -18,27 +18,25 @@ import org.bulwark.hdfs.balancer.exec.BalancerSettings;
 public final class BalancerOptions {
   public static final String AVAILABILITY = "availability";
 
-  private static final boolean HADOOP_35_OPTIONS = StockOptionLine.hasHadoop35Options();
-  private static final String[] HADOOP_35_OPTION_NAMES = {
-      "-excludeSource", "-target", "-excludeTarget", "-limitOverUtilizedNum"};
+  /** The options of later Hadoop lines that this install's stock balancer, and so this one, refuses. */
+  private static final Set<String> MISSING_OPTIONS = StockOptionLine.missingOptions();
 
-  static final String USAGE_35 = ""
-      + "\n\t[-excludeSource [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes to be selected as a source."
-      + "\n\t[-target [-f <hosts-file> | <comma-separated list of hosts>]]\tPick only the specified datanodes as target nodes."
-      + "\n\t[-excludeTarget [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes from being selected as a target."
-      + "\n\t[-limitOverUtilizedNum <specified maximum number of overUtilized datanodes>]\tLimit the maximum number of overUtilized datanodes.";
-
+  /** Every option of the newest line, in the stock order; {@link #usage()} lists the installed line's. */
   static final String USAGE = "Usage: hdfs balancer"
       + "\n\t[-policy <policy>]\tthe balancing policy: datanode, blockpool or availability"
       + "\n\t[-threshold <threshold>]\tPercentage of disk capacity"
       + "\n\t[-exclude [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes."
       + "\n\t[-include [-f <hosts-file> | <comma-separated list of hosts>]]\tIncludes only the specified datanodes."
       + "\n\t[-source [-f <hosts-file> | <comma-separated list of hosts>]]\tPick only the specified datanodes as source nodes."
+      + "\n\t[-excludeSource [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes to be selected as a source."
+      + "\n\t[-target [-f <hosts-file> | <comma-separated list of hosts>]]\tPick only the specified datanodes as target nodes."
+      + "\n\t[-excludeTarget [-f <hosts-file> | <comma-separated list of hosts>]]\tExcludes the specified datanodes from being selected as a target."
       + "\n\t[-blockpools <comma-separated list of blockpool ids>]\tThe balancer will only run on blockpools included in this list."
       + "\n\t[-idleiterations <idleiterations>]\tNumber of consecutive idle iterations (-1 for Infinite) before exit."
       + "\n\t[-runDuringUpgrade]\tWhether to run the balancer during an ongoing HDFS upgrade."
       + "\n\t[-asService]\tRun as a long running service."
       + "\n\t[-sortTopNodes]\tSort datanodes based on the utilization so that highly utilized datanodes get scheduled first."
+      + "\n\t[-limitOverUtilizedNum <specified maximum number of overUtilized datanodes>]\tLimit the maximum number of overUtilized datanodes."
       + "\n\t[-hotBlockTimeInterval <ms>]\tprefer to move cold blocks."
       + "\n  availability policy only:"
       + "\n\t[-report <file>]\tWrite a JSON report of the run to <file>."
@@ -47,22 +45,25 @@ public final class BalancerOptions {
   private BalancerOptions() {
   }
 
-  /** Whether the installed Hadoop's stock balancer, and so this one, takes Hadoop 3.5's options. */
-  public static boolean hadoop35Options() {
-    return HADOOP_35_OPTIONS;
+  /** Whether the installed Hadoop's stock balancer, and so this one, takes {@code option}. */
+  public static boolean takes(String option) {
+    return !MISSING_OPTIONS.contains(option);
   }
 
-  /** The usage of the installed line: Hadoop 3.5's options listed only where they are taken. */
+  /** The usage of the installed line: later lines' options listed only where they are taken. */
   public static String usage() {
-    return usage(HADOOP_35_OPTIONS);
+    return usage(MISSING_OPTIONS);
   }
 
-  static String usage(boolean hadoop35Options) {
-    if (!hadoop35Options) {
-      return USAGE;
+  static String usage(Set<String> missingOptions) {
+    StringBuilder out = new StringBuilder();
+    for (String line : USAGE.split("\n")) {
+      String option = line.startsWith("\t[-") ? line.substring(2).split("[ \\]]")[0] : null;
+      if (option == null || !missingOptions.contains(option)) {
+        out.append(out.length() == 0 ? "" : "\n").append(line);
+      }
     }
-    int ours = USAGE.indexOf("\n  availability policy only:");
-    return USAGE.substring(0, ours) + USAGE_35 + USAGE.substring(ours);
+    return out.toString();
   }
 
   /** The value of {@code -policy} (lower case), or null when absent. */
@@ -77,14 +78,12 @@ public final class BalancerOptions {
 
   /** Applies the command line to {@code settings}; throws IllegalArgumentException on bad input. */
   public static BalancerSettings parse(String[] args, BalancerSettings settings) {
-    return parse(args, settings, HADOOP_35_OPTIONS);
+    return parse(args, settings, MISSING_OPTIONS);
   }
 
-  /** As {@link #parse(String[], BalancerSettings)}, as on a line with or without Hadoop 3.5's options. */
-  static BalancerSettings parse(String[] args, BalancerSettings settings, boolean hadoop35Options) {
-    if (!hadoop35Options) {
-      refuseHadoop35Options(args);
-    }
+  /** As {@link #parse(String[], BalancerSettings)}, as on a line whose stock balancer lacks {@code missingOptions}. */
+  static BalancerSettings parse(String[] args, BalancerSettings settings, Set<String> missingOptions) {
+    refuseMissingOptions(args, missingOptions);
     Set<String> included = null;
     Set<String> excluded = null;
     Set<String> sources = null;
@@ -188,16 +187,16 @@ public final class BalancerOptions {
   }
 
   /**
-   * Before Hadoop 3.5 the stock balancer refuses these options as any unknown one ({@code args = [...]});
-   * so does the availability policy, saying which line has them.
+   * A line's stock balancer refuses a later line's options as any unknown one ({@code args = [...]}); so does
+   * the availability policy, saying which line has them.
    */
-  private static void refuseHadoop35Options(String[] args) {
+  private static void refuseMissingOptions(String[] args, Set<String> missingOptions) {
     for (String a : args) {
-      for (String opt : HADOOP_35_OPTION_NAMES) {
-        if (opt.equalsIgnoreCase(a)) {
-          throw new IllegalArgumentException("args = " + Arrays.toString(args) + " (" + opt
-              + " needs Hadoop 3.5.0 or later; this is Hadoop " + StockOptionLine.hadoopVersion() + ")");
-        }
+      String option = StockOptionLine.laterOption(a);
+      if (option != null && missingOptions.contains(option)) {
+        throw new IllegalArgumentException("args = " + Arrays.toString(args) + " (" + option + " needs Hadoop "
+            + StockOptionLine.firstLineOf(option) + " or later; this is Hadoop " + StockOptionLine.hadoopVersion()
+            + ")");
       }
     }
   }

@@ -10,7 +10,9 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.balancer.exec.BalancerSettings;
 import org.junit.jupiter.api.Test;
@@ -22,8 +24,12 @@ class BalancerOptionsTest {
   @TempDir
   File tmp;
 
+  private static final Set<String> HADOOP_336_MISSING = new HashSet<>(Arrays.asList("-sortTopNodes",
+      "-hotBlockTimeInterval", "-excludeSource", "-target", "-excludeTarget", "-limitOverUtilizedNum"));
+
+  /** Parses as on the newest line, where every stock option is taken. */
   private static BalancerSettings parse(String... args) {
-    return BalancerOptions.parse(args, new BalancerSettings(new Configuration(false)));
+    return BalancerOptions.parse(args, new BalancerSettings(new Configuration(false)), Collections.emptySet());
   }
 
   @Test
@@ -46,15 +52,19 @@ class BalancerOptionsTest {
 
   @Test
   void hadoop35OptionsAreTakenOnALineWhoseStockBalancerTakesThem() {
-    BalancerSettings s = BalancerOptions.parse(new String[] {"-policy", "availability", "-excludeSource", "a,b",
-        "-target", "c", "-limitOverUtilizedNum", "3"}, new BalancerSettings(new Configuration(false)), true);
+    BalancerSettings s = parse("-policy", "availability", "-excludeSource", "a,b", "-target", "c",
+        "-limitOverUtilizedNum", "3");
     assertEquals(new HashSet<>(Arrays.asList("a", "b")), s.excludedSourceHosts());
     assertEquals(new HashSet<>(Arrays.asList("c")), s.targetHosts());
     assertEquals(3, s.limitOverUtilised());
-    s = BalancerOptions.parse(new String[] {"-excludeTarget", "d"}, new BalancerSettings(new Configuration(false)), true);
+    s = parse("-excludeTarget", "d");
     assertEquals(new HashSet<>(Arrays.asList("d")), s.excludedTargetHosts());
-    assertTrue(BalancerOptions.usage(true).contains("-limitOverUtilizedNum"));
-    assertFalse(BalancerOptions.usage(false).contains("-excludeTarget"));
+    assertEquals(BalancerOptions.USAGE, BalancerOptions.usage(Collections.emptySet()));
+    String usage336 = BalancerOptions.usage(HADOOP_336_MISSING);
+    for (String missing : HADOOP_336_MISSING) {
+      assertFalse(usage336.contains(missing + " ") || usage336.contains(missing + "]"), usage336);
+    }
+    assertTrue(usage336.contains("\t[-source [-f") && usage336.contains("\t[-asService]") && usage336.contains("-spreadRacks"));
   }
 
   @ParameterizedTest
@@ -64,18 +74,20 @@ class BalancerOptionsTest {
       "-limitOverUtilizedNum -1|-limitOverUtilizedNum -1 is not valid: expected an integer >= 0",
       "-target|-target needs a value: expected -f <hosts-file> or a comma-separated list of hosts"})
   void hadoop35OptionsFollowTheStockRules(String args, String message) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BalancerOptions.parse(
-        args.split(" "), new BalancerSettings(new Configuration(false)), true));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(args.split(" ")));
     assertEquals(message, e.getMessage());
   }
 
   @Test
-  void hadoop35OptionsAreRefusedAsTheStockBalancerRefusesThemOnOlderLines() {
+  void laterLinesOptionsAreRefusedAsTheStockBalancerRefusesThemOnOlderLines() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BalancerOptions.parse(
         new String[] {"-policy", "availability", "-target", "c"}, new BalancerSettings(new Configuration(false)),
-        false));
+        HADOOP_336_MISSING));
     assertTrue(e.getMessage().startsWith("args = [-policy, availability, -target, c] (-target needs Hadoop 3.5.0"),
         e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> BalancerOptions.parse(new String[] {"-SORTTOPNODES"},
+        new BalancerSettings(new Configuration(false)), HADOOP_336_MISSING));
+    assertTrue(e.getMessage().startsWith("args = [-SORTTOPNODES] (-sortTopNodes needs Hadoop 3.4.0"), e.getMessage());
   }
 
   @Test

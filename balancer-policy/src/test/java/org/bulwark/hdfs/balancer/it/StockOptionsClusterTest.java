@@ -91,7 +91,7 @@ class StockOptionsClusterTest {
       DataNodeHandle target = dns.get(5);
       String[] args = {"-policy", "availability", "-excludeSource", keptWriter.hostName(),
           "-target", target.hostName(), "-idleiterations", "1"};
-      if (!BalancerOptions.hadoop35Options()) {
+      if (!BalancerOptions.takes("-target")) {
         BalancerRuns ours = BalancerRuns.run(c.conf(), args);
         args[1] = "datanode";
         BalancerRuns stock = BalancerRuns.run(c.conf(), args);

@@ -56,7 +56,7 @@ class ClassificationTest {
     Classification c = Classification.classify(3, Arrays.asList(
         new NodeUsage(0, 100 * GB, 90 * GB, 10 * GB, true, true),
         new NodeUsage(1, 100 * GB, 10 * GB, 90 * GB, true, false),
-        new NodeUsage(2, 100 * GB, 30 * GB, 70 * GB, true, true)), 10, 100 * GB);
+        new NodeUsage(2, 100 * GB, 40 * GB, 60 * GB, true, true)), 10, 100 * GB);
     assertEquals(UtilisationClass.OVER_UTILISED, c.classOf(0));
     assertEquals(UtilisationClass.NOT_PARTICIPATING, c.classOf(1));
     assertEquals(UtilisationClass.BELOW_AVERAGE, c.classOf(2));
