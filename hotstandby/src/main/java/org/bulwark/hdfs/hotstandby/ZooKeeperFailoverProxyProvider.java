@@ -6,8 +6,11 @@ import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.ha.AbstractNNFailoverProxyProvider;
 import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
@@ -19,14 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A client failover proxy provider that asks ZooKeeper which NameNode is active, instead of walking
- * the configured list with back-off sleeps. Set {@code dfs.client.failover.proxy.provider.<ns>} to this
- * class. The active-NameNode record published by {@link HotStandbyController} is read once and kept
- * current by a watch (one ZooKeeper session per nameservice and JVM); when a call fails, the provider
- * waits up to {@code bulwark.hotstandby.client.failover-wait} for the record to name another active
- * NameNode and goes straight to it.
+ * A client failover proxy provider that learns from ZooKeeper which NameNode became active, instead of
+ * walking the configured list with back-off sleeps. Set {@code dfs.client.failover.proxy.provider.<ns>} to
+ * this class. When a call fails, the provider first asks the other NameNodes for their HA state (one cheap
+ * RPC: a standby answered, or the failover is already over); if none is active yet, it waits up to
+ * {@code bulwark.hotstandby.client.failover-wait} for the record {@link HotStandbyController} publishes to
+ * name another active NameNode, through a ZooKeeper session opened for the wait and closed once idle
+ * (one per nameservice and JVM), and goes straight to it. Every
+ * {@code bulwark.hotstandby.client.probe-interval} of that wait it asks the NameNodes again: that is how a
+ * client whose session ZooKeeper refused (past {@code maxClientCnxns}) or cannot reach finds the new
+ * active NameNode, and a NameNode answers as soon as its transition is over.
  *
- * <p>Without ZooKeeper (not configured, unreachable, or no record) it behaves exactly as Hadoop's
+ * <p>When the wait ends with no NameNode found active it behaves as Hadoop's
  * {@code ConfiguredFailoverProxyProvider}: the configured NameNodes in turn, so it is never worse.
  */
 public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvider<T> {
@@ -36,6 +43,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   private final String nameservice;
   private final ActiveNameNodeTrackerHandle tracker;
   private final long failoverWaitMillis;
+  private final long probeIntervalMillis;
   private int currentIndex;
   /**
    * What {@link #getProxy} last chose and for which record: every call while ZooKeeper names no other
@@ -64,6 +72,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     this.proxies = getProxyAddresses(uri, addressKey);
     this.nameservice = uri.getHost();
     this.failoverWaitMillis = HotStandbyKeys.CLIENT_FAILOVER_WAIT.get(conf);
+    this.probeIntervalMillis = HotStandbyKeys.CLIENT_PROBE_INTERVAL.get(conf);
     this.tracker = ActiveNameNodeTrackerHandle.open(conf, nameservice);
   }
 
@@ -98,30 +107,69 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
         }
       }
     }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMillis);
     InetSocketAddress failedAddress = proxies.get(failed).getAddress();
-    ActiveRecord next;
+    int active = activeAmongOthers(failed);
     try {
-      next = tracker.awaitActiveOtherThan(failedAddress, failoverWaitMillis);
-    } catch (InterruptedIOException e) {
+      // Until the wait is over: ZooKeeper's record, in slices of the probe interval, and between slices the
+      // NameNodes' own answer, which serves where ZooKeeper cannot (refused, unreachable, not configured).
+      while (active < 0 && System.nanoTime() - deadline < 0) {
+        long sliceEnd = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(probeIntervalMillis));
+        ActiveRecord next = tracker.awaitActiveOtherThan(failedAddress, millisUntil(sliceEnd));
+        if (next != null && (active = indexOf(next)) >= 0) {
+          LOG.debug("{}: failing over to {} as ZooKeeper names it active", nameservice, next);
+          break;
+        }
+        long rest = millisUntil(sliceEnd);
+        if (rest > 0) {
+          Thread.sleep(rest); // ZooKeeper answered at once (no session): keep to the probe interval
+        }
+        active = activeAmongOthers(failed);
+      }
+    } catch (InterruptedIOException | InterruptedException e) {
       Thread.currentThread().interrupt();
-      next = null;
     }
     synchronized (this) {
-      int i = next == null ? -1 : indexOf(next);
-      if (i >= 0) {
-        LOG.debug("{}: failing over to {} as ZooKeeper names it active", nameservice, next);
-        currentIndex = i;
-      } else {
-        currentIndex = (failed + 1) % proxies.size();
-      }
+      currentIndex = active >= 0 ? active : (failed + 1) % proxies.size();
       choice = null;
     }
   }
 
-  /** Whether this provider knows from ZooKeeper which NameNode is active (tests wait for it). */
-  boolean tracksActiveNameNode() {
-    ActiveRecord r = tracker.usableRecord();
-    return r != null && r.isActive();
+  private static long millisUntil(long nanoTime) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(nanoTime - System.nanoTime()));
+  }
+
+  /** Whether the NameNodes can be asked for their HA state: the proxies speak {@code ClientProtocol}. */
+  private boolean probes() {
+    return ClientProtocol.class.isAssignableFrom(xface);
+  }
+
+  /**
+   * The index of a NameNode other than {@code failed} that says it is active, or -1. A NameNode that cannot
+   * be reached counts as not active; the proxies do not retry connecting
+   * ({@code dfs.client.failover.connection.retries}), so a dead one costs little.
+   */
+  private int activeAmongOthers(int failed) {
+    if (!probes()) {
+      return -1;
+    }
+    for (int i = 0; i < proxies.size(); i++) {
+      if (i == failed) {
+        continue;
+      }
+      T proxy;
+      synchronized (this) {
+        proxy = createProxyIfNeeded(proxies.get(i)).proxy;
+      }
+      try {
+        if (((ClientProtocol) proxy).getHAServiceState() == HAServiceState.ACTIVE) {
+          return i;
+        }
+      } catch (IOException e) {
+        LOG.debug("{}: cannot ask {} for its HA state: {}", nameservice, proxies.get(i).getAddress(), e.toString());
+      }
+    }
+    return -1;
   }
 
   private int indexOf(ActiveRecord r) {

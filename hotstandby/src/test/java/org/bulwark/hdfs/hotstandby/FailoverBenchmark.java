@@ -52,6 +52,10 @@ class FailoverBenchmark {
   private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
   /** Clients' RPC timeout (ipc.client.rpc-timeout.ms): how long a call to a hung NameNode waits. */
   private static final long CLIENT_RPC_TIMEOUT_MS = 2000;
+  /** Clients at scale: client JVMs on this host, ZooKeeper's limit of connections from one address, failovers. */
+  private static final int SCALE_CLIENTS = Integer.getInteger("bench.failover.scaleClients", 100);
+  private static final int SCALE_MAX_CLIENT_CNXNS = 20;
+  private static final int SCALE_RUNS = Integer.getInteger("bench.failover.scaleRuns", 2);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
   private interface Variant extends AutoCloseable {
@@ -204,6 +208,7 @@ class FailoverBenchmark {
     ArrayNode variants = report.root().putArray("variants");
     ArrayNode peers = report.root().putArray("client_peers");
     measureProcesses(variants, peers);
+    measureClientsAtScale(report.root().putObject("clients_at_scale"));
     measureEmbedded(variants);
     report.root().put("health_check_interval_ms", 200);
     report.root().put("health_check_timeout_ms", 1000);
@@ -262,6 +267,64 @@ class FailoverBenchmark {
     summarise(v, "bulwark-process-with-observer", r.failovers, r.splitBrain);
     v.put("mode", "process");
     summarisePeers(peers, r);
+  }
+
+  /**
+   * {@code SCALE_CLIENTS} client JVMs on this host read through our provider while ZooKeeper admits
+   * {@code SCALE_MAX_CLIENT_CNXNS} connections from it (the controllers' two included) and the active NameNode is
+   * killed with kill -9: each client's outage (its longest wait between two answers), the connections ZooKeeper
+   * refused, and the failover itself (kill to the other NameNode answering active), per run on a fresh cluster.
+   */
+  private static void measureClientsAtScale(ObjectNode out) throws Exception {
+    if (!selected("clients-at-scale")) {
+      return;
+    }
+    List<Double> outages = new ArrayList<>();
+    List<Double> failovers = new ArrayList<>();
+    long refused = 0;
+    long unserved = 0;
+    long splitBrain = 0;
+    for (int run = 0; run < SCALE_RUNS; run++) {
+      File dir = new File("target/failover-clients-at-scale-" + run);
+      try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS, c -> { })) {
+        for (int i = 0; i < 2; i++) {
+          ha.startController(i, ControllerKind.BULWARK, ha.controllerConf(i));
+        }
+        Await.until("a NameNode is active", WAIT, () -> ha.active() >= 0);
+        Configuration client = ha.conf();
+        client.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS,
+            ZooKeeperFailoverProxyProvider.class.getName());
+        client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
+        long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
+        try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
+          Thread.sleep(2000);
+          int first = ha.active();
+          long killed = System.nanoTime();
+          ha.killNameNode(first);
+          Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
+          failovers.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - killed) / 1000.0);
+          Thread.sleep(5000);
+          for (ClientFleet.Result r : fleet.stop()) {
+            outages.add((double) r.longestGapMillis);
+            unserved += r.failures > 0 || r.lastServedMillisAgo < 0 || r.lastServedMillisAgo > 1000 ? 1 : 0;
+          }
+        }
+        refused += org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
+        splitBrain += ha.splitBrain.observations();
+      }
+    }
+    Collections.sort(outages);
+    Collections.sort(failovers);
+    out.put("client_jvms", SCALE_CLIENTS);
+    out.put("zookeeper_max_client_cnxns", SCALE_MAX_CLIENT_CNXNS);
+    out.put("runs", SCALE_RUNS);
+    out.put("failover_ms_p50", round(percentile(failovers, 50)));
+    out.put("client_outage_ms_p50", round(percentile(outages, 50)));
+    out.put("client_outage_ms_p95", round(percentile(outages, 95)));
+    out.put("client_outage_ms_max", round(outages.get(outages.size() - 1)));
+    out.put("clients_not_served_after_failover", unserved);
+    out.put("zookeeper_connections_refused", refused);
+    out.put("split_brain_observations", splitBrain);
   }
 
   private static void summarisePeers(ArrayNode peers, ProcessFailoverRuns.Result r) {

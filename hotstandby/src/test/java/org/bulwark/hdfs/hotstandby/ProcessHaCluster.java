@@ -96,8 +96,14 @@ final class ProcessHaCluster implements AutoCloseable {
    */
   static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, Consumer<Configuration> settings)
       throws Exception {
+    return start(dir, nameNodes, dataNodes, -1, settings);
+  }
+
+  /** As {@link #start(File, int, int, Consumer)}, with ZooKeeper's {@code maxClientCnxns} (-1: its default). */
+  static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
+      Consumer<Configuration> settings) throws Exception {
     TestingServer zk = new TestingServer(new InstanceSpec(new File(dir, "zookeeper"), -1, -1, -1, true, -1,
-        ZOOKEEPER_TICK_MS, -1), true);
+        ZOOKEEPER_TICK_MS, zooKeeperMaxClientCnxns), true);
     Configuration conf = FastClusterSettings.apply(new HdfsConfiguration());
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(dir, "dfs").getAbsolutePath());
     conf.set("ha.zookeeper.quorum", zk.getConnectString());
@@ -167,7 +173,7 @@ final class ProcessHaCluster implements AutoCloseable {
     return "127.0.0.1:" + a.getPort();
   }
 
-  private static File writeSite(File f, Configuration c) throws IOException {
+  static File writeSite(File f, Configuration c) throws IOException {
     try (OutputStream out = new FileOutputStream(f)) {
       c.writeXml(out);
     }
@@ -199,6 +205,11 @@ final class ProcessHaCluster implements AutoCloseable {
     List<String> o = new ArrayList<>();
     o.add("-Dlog4j.configuration=file:" + daemonLog4j.getAbsolutePath());
     return o;
+  }
+
+  /** The directory of the daemons' site files and logs. */
+  File dir() {
+    return dir;
   }
 
   /** A copy of the cluster's configuration: what every client and controller reads. */

@@ -1,13 +1,19 @@
 package org.bulwark.hdfs.hotstandby.client;
 
 import java.io.Closeable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
@@ -15,46 +21,107 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A client's view of one nameservice's active-NameNode record: read once, then kept current by a
- * ZooKeeper watch, so finding the active NameNode costs no round trip. Callers can wait for the
- * record to name another NameNode, which is how a client rides through a failover without the
- * back-off sleeps of walking the configured list.
+ * A client's view of one nameservice's active-NameNode record, through a ZooKeeper session held only while
+ * a failover is waited for. A worker host runs many client JVMs and ZooKeeper admits {@code maxClientCnxns}
+ * connections per address: a session per JVM held for the JVM's life would fill that quota with idle
+ * sessions. So the session opens when a caller waits for a new active NameNode, the record is then kept
+ * current by a watch, and the session closes once no caller has waited for {@code idleCloseMillis}.
+ *
+ * <p>A session ZooKeeper does not accept (refused past {@code maxClientCnxns}, or the quorum unreachable)
+ * is closed at once, without the ZooKeeper client's endless reconnecting, and no new one is tried for
+ * {@code refusalBackoffMillis} (jittered): a failover then costs the quorum one connection attempt per
+ * client JVM, not one a second for as long as the JVM lives. The caller finds the active NameNode another
+ * way meanwhile.
  */
 final class ActiveNameNodeTracker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveNameNodeTracker.class);
+  /** Closes idle sessions of every tracker of the JVM; a daemon thread, so it never holds a JVM up. */
+  private static final ScheduledExecutorService IDLE_CLOSER = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "bulwark-zookeeper-idle-close");
+    t.setDaemon(true);
+    return t;
+  });
 
-  private final CuratorFramework client;
-  private final CuratorCache cache;
+  private final ZooKeeperAccess access;
   private final String path;
-  private final Object changed = new Object();
+  private final int sessionTimeoutMillis;
+  private final long idleCloseNanos;
+  private final long connectWaitNanos;
+  private final long refusalBackoffMillis;
+  private final ScheduledFuture<?> idleCheck;
+  /** Guards every field below; waiters wait on it. */
+  private final Object lock = new Object();
+  private Session session;
+  private int waiters;
+  private long lastUseNanos;
+  private long noSessionUntilNanos;
+  private boolean closed;
   private volatile ActiveRecord current;
-  private volatile boolean connected;
-  private volatile boolean initialised;
 
-  ActiveNameNodeTracker(ZooKeeperAccess access, String parent, String nameservice, int sessionTimeoutMillis) {
+  /** One ZooKeeper session and its watch on the record; events of a session already replaced are ignored. */
+  private final class Session {
+    final CuratorFramework client;
+    final CuratorCache cache;
+    final long openedNanos = System.nanoTime();
+    boolean connected;
+    boolean everConnected;
+    boolean initialised;
+    /** Disconnected before it was ever connected: refused, or nothing answered. */
+    boolean failed;
+
+    Session() {
+      client = access.builder(sessionTimeoutMillis).build();
+      cache = CuratorCache.build(client, path, CuratorCache.Options.SINGLE_NODE_CACHE);
+      cache.listenable().addListener(CuratorCacheListener.builder()
+          .forAll((type, oldData, data) -> update(this))
+          .forInitialized(() -> {
+            synchronized (lock) {
+              initialised = true;
+            }
+            update(this);
+          })
+          .build());
+      client.getConnectionStateListenable().addListener((c, state) -> {
+        synchronized (lock) {
+          connected = state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED;
+          everConnected |= connected;
+          lock.notifyAll();
+        }
+      });
+      client.getCuratorListenable().addListener((c, event) -> {
+        if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent().getPath() == null
+            && event.getWatchedEvent().getState() == KeeperState.Disconnected) {
+          synchronized (lock) {
+            failed |= !everConnected;
+            lock.notifyAll();
+          }
+        }
+      });
+      client.start();
+      cache.start();
+    }
+
+    void close() {
+      cache.close();
+      client.close();
+    }
+  }
+
+  ActiveNameNodeTracker(ZooKeeperAccess access, String parent, String nameservice, int sessionTimeoutMillis,
+      long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis) {
+    this.access = access;
     this.path = new ZNodes(parent, nameservice).active();
-    this.client = access.builder(sessionTimeoutMillis).build();
-    this.cache = CuratorCache.build(client, path, CuratorCache.Options.SINGLE_NODE_CACHE);
-    cache.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, oldData, data) -> update())
-        .forInitialized(() -> {
-          initialised = true;
-          update();
-        })
-        .build());
-    client.getConnectionStateListenable().addListener((c, state) -> {
-      connected = state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED;
-      signal();
-    });
+    this.sessionTimeoutMillis = sessionTimeoutMillis;
+    this.idleCloseNanos = TimeUnit.MILLISECONDS.toNanos(idleCloseMillis);
+    this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis);
+    this.refusalBackoffMillis = refusalBackoffMillis;
+    long checkEvery = Math.max(50, idleCloseMillis / 2);
+    this.idleCheck = IDLE_CLOSER.scheduleWithFixedDelay(this::closeIfIdle, checkEvery, checkEvery,
+        TimeUnit.MILLISECONDS);
   }
 
-  void start() {
-    client.start();
-    cache.start();
-  }
-
-  private void update() {
-    ActiveRecord next = cache.get(path).map(d -> {
+  private void update(Session s) {
+    ActiveRecord next = s.cache.get(path).map(d -> {
       try {
         return ActiveRecord.decode(d.getData());
       } catch (IllegalArgumentException e) {
@@ -62,19 +129,26 @@ final class ActiveNameNodeTracker implements Closeable {
         return null;
       }
     }).orElse(null);
-    current = next;
-    signal();
-  }
-
-  private void signal() {
-    synchronized (changed) {
-      changed.notifyAll();
+    synchronized (lock) {
+      if (session == s) {
+        current = next;
+        lock.notifyAll();
+      }
     }
   }
 
-  /** Whether the record can be trusted now: connected to ZooKeeper and read at least once. */
+  /** Whether the record can be trusted now: a session is open, connected, and has read the record. */
   boolean usable() {
-    return connected && initialised;
+    synchronized (lock) {
+      return session != null && session.connected && session.initialised;
+    }
+  }
+
+  /** Whether a ZooKeeper session is open (tests). */
+  boolean sessionOpen() {
+    synchronized (lock) {
+      return session != null;
+    }
   }
 
   /** The record as last seen, or null. */
@@ -83,35 +157,104 @@ final class ActiveNameNodeTracker implements Closeable {
   }
 
   /**
-   * Waits up to {@code timeoutMillis} until the tracker is usable and the record is active and
-   * accepted by {@code wanted}; returns it, or null on timeout. Without a ZooKeeper connection it returns
-   * null at once: nothing would tell it of a new active NameNode, and the caller then walks the configured
-   * list as the stock provider does, rather than after a wait (a client whose session ZooKeeper refused,
-   * past {@code maxClientCnxns}, or ZooKeeper down).
+   * Waits up to {@code timeoutMillis} until the record is active and accepted by {@code wanted}; returns it,
+   * or null. Opens a session if none is open. Returns null at once when ZooKeeper cannot serve it: within the
+   * back-off after a refused session, when the session is refused or not connected within the connect wait
+   * (it is then closed), or when an open session lost its connection; nothing would then tell it of a new
+   * active NameNode.
    */
   ActiveRecord await(Predicate<ActiveRecord> wanted, long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    synchronized (changed) {
-      while (true) {
-        if (!connected) {
+    Session refused = null;
+    try {
+      synchronized (lock) {
+        if (closed || System.nanoTime() - noSessionUntilNanos < 0) {
           return null;
         }
-        ActiveRecord r = current;
-        if (usable() && r != null && r.isActive() && wanted.test(r)) {
-          return r;
+        Session s = session;
+        if (s == null) {
+          s = new Session();
+          session = s;
         }
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (left <= 0) {
-          return null;
+        waiters++;
+        try {
+          while (true) {
+            long now = System.nanoTime();
+            lastUseNanos = now;
+            if (session != s) {
+              return null; // closed meanwhile
+            }
+            if (s.failed || !s.everConnected && now - (s.openedNanos + connectWaitNanos) >= 0) {
+              refused = giveUp(s);
+              return null;
+            }
+            if (s.everConnected && !s.connected) {
+              return null;
+            }
+            ActiveRecord r = current;
+            if (s.connected && s.initialised && r != null && r.isActive() && wanted.test(r)) {
+              return r;
+            }
+            if (deadline - now <= 0) {
+              return null;
+            }
+            long until = s.everConnected ? deadline : Math.min(deadline, s.openedNanos + connectWaitNanos);
+            lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(until - now)));
+          }
+        } finally {
+          waiters--;
         }
-        changed.wait(left);
       }
+    } finally {
+      if (refused != null) {
+        refused.close(); // outside the lock: Curator's threads may be waiting for it
+      }
+    }
+  }
+
+  /** Caller holds the lock; returns the session for the caller to close once it released the lock. */
+  private Session giveUp(Session s) {
+    long backoff = refusalBackoffMillis / 2 + ThreadLocalRandom.current().nextLong(refusalBackoffMillis + 1);
+    noSessionUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
+    LOG.info("ZooKeeper did not accept a session for {} (refused past maxClientCnxns, or unreachable): "
+        + "not trying again for {} ms", path, backoff);
+    return detach(s);
+  }
+
+  /** Caller holds the lock; the session is no longer this tracker's, for the caller to close. */
+  private Session detach(Session s) {
+    if (session == s) {
+      session = null;
+      current = null;
+      lock.notifyAll();
+    }
+    return s;
+  }
+
+  private void closeIfIdle() {
+    Session idle = null;
+    synchronized (lock) {
+      if (session != null && waiters == 0 && System.nanoTime() - lastUseNanos - idleCloseNanos >= 0) {
+        idle = detach(session);
+      }
+    }
+    if (idle != null) {
+      idle.close();
     }
   }
 
   @Override
   public void close() {
-    cache.close();
-    client.close();
+    idleCheck.cancel(false);
+    Session open = null;
+    synchronized (lock) {
+      closed = true;
+      if (session != null) {
+        open = detach(session);
+      }
+    }
+    if (open != null) {
+      open.close();
+    }
   }
 }

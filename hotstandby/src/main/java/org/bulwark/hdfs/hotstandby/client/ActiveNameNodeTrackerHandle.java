@@ -40,17 +40,19 @@ public final class ActiveNameNodeTrackerHandle {
     }
     int sessionTimeout = (int) Math.min(Integer.MAX_VALUE, HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf));
     return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(access, HotStandbyKeys.parentZnode(conf),
-        nameservice, sessionTimeout));
+        nameservice, sessionTimeout, HotStandbyKeys.CLIENT_ZK_IDLE_CLOSE.get(conf),
+        HotStandbyKeys.CLIENT_ZK_CONNECT_WAIT.get(conf), HotStandbyKeys.CLIENT_ZK_REFUSAL_BACKOFF.get(conf)));
   }
 
-  /** The current record while ZooKeeper is reachable, else null. */
+  /** The current record while a ZooKeeper session is open and connected, else null. */
   public ActiveRecord usableRecord() {
     return tracker != null && tracker.usable() ? tracker.current() : null;
   }
 
   /**
    * Waits up to {@code timeoutMillis} for the record to name an active NameNode other than the one at
-   * {@code failed}; null when none does in time or ZooKeeper cannot be reached.
+   * {@code failed}, opening a session if none is open; null when none does in time or ZooKeeper cannot serve
+   * the wait (refused, unreachable, or in the back-off after a refusal).
    */
   public ActiveRecord awaitActiveOtherThan(InetSocketAddress failed, long timeoutMillis) throws InterruptedIOException {
     if (tracker == null) {

@@ -6,9 +6,9 @@ import java.util.Map;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 
 /**
- * One {@link ActiveNameNodeTracker} (one ZooKeeper session) per quorum, parent znode, nameservice and identity in
- * a JVM, shared by every proxy provider of that nameservice: a process with many DFSClients (a
- * MapReduce task, a Spark executor) keeps one session and one watch, not one per client.
+ * One {@link ActiveNameNodeTracker} (at most one ZooKeeper session) per quorum, parent znode, nameservice and
+ * identity in a JVM, shared by every proxy provider of that nameservice: a process with many DFSClients (a
+ * MapReduce task, a Spark executor) opens one session and one watch at a failover, not one per client.
  */
 final class ActiveNameNodeTrackers {
   private static final Map<String, Entry> TRACKERS = new HashMap<>();
@@ -26,12 +26,12 @@ final class ActiveNameNodeTrackers {
   }
 
   static synchronized ActiveNameNodeTracker acquire(ZooKeeperAccess access, String parent, String nameservice,
-      int sessionTimeoutMillis) {
+      int sessionTimeoutMillis, long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis) {
     String key = access.quorum() + parent + "/" + nameservice + " as " + access.identity();
     Entry e = TRACKERS.get(key);
     if (e == null) {
-      e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis));
-      e.tracker.start();
+      e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis, idleCloseMillis,
+          connectWaitMillis, refusalBackoffMillis));
       TRACKERS.put(key, e);
     }
     e.users++;

@@ -1,17 +1,22 @@
 package org.bulwark.hdfs.hotstandby.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.zookeeper.server.ServerMetrics;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
@@ -20,9 +25,9 @@ import org.bulwark.hdfs.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 
 /**
- * A client's tracker waits for ZooKeeper to name a new active NameNode only while it has a session: a
- * client that ZooKeeper refused (past {@code maxClientCnxns}) or cannot reach must fail over as the stock
- * provider does, not after {@code bulwark.hotstandby.client.failover-wait}.
+ * A client's tracker holds a ZooKeeper session only while a failover is waited for, and waits only while
+ * ZooKeeper serves it: a client that ZooKeeper refused (past {@code maxClientCnxns}) or cannot reach must
+ * not wait {@code bulwark.hotstandby.client.failover-wait}, nor keep reconnecting.
  */
 class ActiveNameNodeTrackerTest {
   private static final ZNodes PATHS = new ZNodes("/bulwark-ha", "ns1");
@@ -33,48 +38,74 @@ class ActiveNameNodeTrackerTest {
     return conf;
   }
 
+  private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis) throws Exception {
+    return new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(connectString)), "/bulwark-ha", "ns1", 2000,
+        idleCloseMillis, 1_000, 60_000);
+  }
+
+  private static byte[] activeRecord(String nn) {
+    return new ActiveRecord("ns1", nn, nn + ".example.com:8020", nn + ".example.com:8022", nn + ".example.com:9870", 3,
+        1, ActiveRecord.State.ACTIVE, 0).encode();
+  }
+
   @Test
-  void withoutASessionAFailoverDoesNotWaitForOne() throws Exception {
+  void anUnreachableQuorumIsGivenUpAndNotRetriedWithinTheBackoff() throws Exception {
     String nobody = "127.0.0.1:" + FreePorts.pick(1)[0];
-    ActiveNameNodeTracker t = new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(nobody)), "/bulwark-ha", "ns1", 2000);
-    try {
-      t.start();
+    try (ActiveNameNodeTracker t = tracker(nobody, 10_000)) {
       // Were it to wait for a session, it would wait the whole two minutes.
       assertNull(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(r -> true, 120_000)));
-    } finally {
-      t.close();
+      assertFalse(t.sessionOpen(), "the session was closed: no reconnecting in the background");
+      assertNull(t.await(r -> true, 120_000));
+      assertFalse(t.sessionOpen(), "within the back-off no session is tried");
     }
   }
 
   @Test
-  void withASessionItWaitsForTheRecordToNameAnActiveNameNode() throws Exception {
-    try (TestingServer zk = new TestingServer(true)) {
-      ActiveNameNodeTracker t = new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(zk.getConnectString())),
-          "/bulwark-ha", "ns1", 2000);
-      CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(), new ExponentialBackoffRetry(100, 3));
-      try {
-        t.start();
-        writer.start();
-        Await.until("the tracker is connected", Duration.ofSeconds(30), t::usable);
-        Thread publish = new Thread(() -> {
-          try {
-            Thread.sleep(500);
-            writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), new ActiveRecord("ns1", "nn2",
-                "nn2.example.com:8020", "nn2.example.com:8022", "nn2.example.com:9870", 3, 1, ActiveRecord.State.ACTIVE, 0)
-                .encode());
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
-        publish.start();
-        ActiveRecord r = t.await(x -> true, 60_000);
-        publish.join();
-        assertNotNull(r, "the record published while the client waited");
-        assertEquals("nn2", r.nameNodeId());
-      } finally {
-        writer.close();
-        t.close();
+  void aSessionRefusedPastMaxClientCnxnsIsGivenUpAtOnce() throws Exception {
+    InstanceSpec oneConnection = new InstanceSpec(null, -1, -1, -1, true, -1, -1, 1);
+    try (TestingServer zk = new TestingServer(oneConnection, true);
+        CuratorFramework holder = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+            new ExponentialBackoffRetry(100, 3))) {
+      holder.start();
+      assertTrue(holder.blockUntilConnected(30, TimeUnit.SECONDS));
+      long rejectedBefore = ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
+      try (ActiveNameNodeTracker t = tracker(zk.getConnectString(), 10_000)) {
+        assertNull(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(r -> true, 120_000)));
+        assertFalse(t.sessionOpen());
+        long rejected = ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
+        Thread.sleep(3000);
+        assertEquals(rejected, ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore,
+            "no connection attempt after it gave up");
+        assertTrue(rejected >= 1 && rejected <= 3, "refused " + rejected + " times before it gave up");
       }
+    }
+  }
+
+  @Test
+  void theSessionOpensForAWaitAndClosesWhenIdle() throws Exception {
+    try (TestingServer zk = new TestingServer(true);
+        CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+            new ExponentialBackoffRetry(100, 3));
+        ActiveNameNodeTracker t = tracker(zk.getConnectString(), 300)) {
+      writer.start();
+      assertFalse(t.sessionOpen(), "no session before anything waits");
+      Thread publish = new Thread(() -> {
+        try {
+          Thread.sleep(500);
+          writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), activeRecord("nn2"));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      publish.start();
+      ActiveRecord r = t.await(x -> true, 60_000);
+      publish.join();
+      assertNotNull(r, "the record published while the client waited");
+      assertEquals("nn2", r.nameNodeId());
+      Await.until("the idle session is closed", Duration.ofSeconds(30), () -> !t.sessionOpen());
+      writer.setData().forPath(PATHS.active(), activeRecord("nn1"));
+      assertEquals("nn1", t.await(x -> "nn1".equals(x.nameNodeId()), 60_000).nameNodeId(),
+          "a later wait opens a new session");
     }
   }
 }

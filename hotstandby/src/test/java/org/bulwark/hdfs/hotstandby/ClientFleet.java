@@ -1,0 +1,109 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.hadoop.conf.Configuration;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.ForkedJvm;
+
+/**
+ * Many {@link ClientJvm}s on this host, as the task JVMs of a busy worker node: started together from one
+ * client configuration, stopped together, and their result lines read back.
+ */
+final class ClientFleet implements AutoCloseable {
+  private static final Pattern RESULT = Pattern.compile(
+      "result calls=(\\d+) failures=(\\d+) longestGapMs=(\\d+) lastServedMsAgo=(-?\\d+)");
+
+  /** What one client JVM reported. */
+  static final class Result {
+    final long calls;
+    final long failures;
+    final long longestGapMillis;
+    final long lastServedMillisAgo;
+
+    Result(Matcher m) {
+      calls = Long.parseLong(m.group(1));
+      failures = Long.parseLong(m.group(2));
+      longestGapMillis = Long.parseLong(m.group(3));
+      lastServedMillisAgo = Long.parseLong(m.group(4));
+    }
+
+    @Override
+    public String toString() {
+      return "calls=" + calls + " failures=" + failures + " longestGapMs=" + longestGapMillis
+          + " lastServedMsAgo=" + lastServedMillisAgo;
+    }
+  }
+
+  private final File stop;
+  private final List<Process> processes = new ArrayList<>();
+  private final List<File> logs = new ArrayList<>();
+
+  private ClientFleet(File stop) {
+    this.stop = stop;
+  }
+
+  /** Starts {@code count} client JVMs reading through {@code clientConf}; returns once every one was served. */
+  static ClientFleet start(File dir, Configuration clientConf, int count, Duration wait)
+      throws IOException, TimeoutException, InterruptedException {
+    File site = ProcessHaCluster.writeSite(new File(dir, "client-site.xml"), clientConf);
+    ClientFleet fleet = new ClientFleet(new File(dir, "clients.stop"));
+    try {
+      for (int i = 0; i < count; i++) {
+        File log = new File(dir, "client-" + i + ".log");
+        fleet.logs.add(log);
+        fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, List.of("-Xmx96m", "-Xss256k", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1"),
+            site.getPath(), fleet.stop.getPath()));
+      }
+      Await.until(count + " client JVMs served", wait, fleet::allReady);
+      return fleet;
+    } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
+      fleet.close();
+      throw e;
+    }
+  }
+
+  private boolean allReady() throws IOException {
+    for (File log : logs) {
+      if (!log.exists() || !new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8).contains("ready")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Stops every client and returns what each reported (in start order). */
+  List<Result> stop() throws IOException, InterruptedException {
+    Files.write(stop.toPath(), new byte[0]);
+    List<Result> results = new ArrayList<>();
+    for (int i = 0; i < processes.size(); i++) {
+      if (!processes.get(i).waitFor(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("client " + i + " did not stop; see " + logs.get(i));
+      }
+      Matcher m = RESULT.matcher(new String(Files.readAllBytes(logs.get(i).toPath()), StandardCharsets.UTF_8));
+      if (!m.find()) {
+        throw new IllegalStateException("client " + i + " reported no result; see " + logs.get(i));
+      }
+      results.add(new Result(m));
+    }
+    return results;
+  }
+
+  @Override
+  public void close() {
+    for (Process p : processes) {
+      p.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package org.bulwark.hdfs.hotstandby;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+
+/**
+ * One client process of the clients-at-scale test and benchmark: a task JVM on a worker host, reading
+ * through its nameservice's failover proxy provider in a loop until a stop file appears. It prints
+ * {@code ready} after its first answer and, at the end, one {@code result} line: calls served, the longest
+ * time between two answers (its outage), and when it was last served.
+ *
+ * <p>Arguments: the client site file, the stop file.
+ */
+public final class ClientJvm {
+  private static final long PAUSE_MILLIS = 20;
+
+  private ClientJvm() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    HdfsConfiguration conf = new HdfsConfiguration();
+    conf.addResource(new Path(new File(args[0]).toURI()));
+    File stop = new File(args[1]);
+    long calls = 0;
+    long failures = 0;
+    long lastServed = 0;
+    long longestGap = 0;
+    try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://" + ProcessHaCluster.NS), conf)) {
+      while (!stop.exists()) {
+        try {
+          fs.getFileStatus(new Path("/"));
+          long now = System.nanoTime();
+          if (lastServed != 0) {
+            longestGap = Math.max(longestGap, now - lastServed);
+          } else {
+            System.out.println("ready");
+          }
+          lastServed = now;
+          calls++;
+        } catch (IOException e) {
+          failures++;
+          System.out.println("failed: " + e);
+        }
+        Thread.sleep(PAUSE_MILLIS);
+      }
+    }
+    long sinceLast = lastServed == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastServed);
+    System.out.println("result calls=" + calls + " failures=" + failures + " longestGapMs="
+        + TimeUnit.NANOSECONDS.toMillis(longestGap) + " lastServedMsAgo=" + sinceLast);
+    System.exit(0);
+  }
+}
