@@ -9,7 +9,6 @@ import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.zookeeper.server.ServerMetrics;
-import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +29,8 @@ class ClientsAtScaleTest {
   void moreClientJvmsThanZooKeeperAdmitsRideThroughAFailover() throws Exception {
     File dir = new File("target/clients-at-scale-" + System.currentTimeMillis());
     try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, MAX_CLIENT_CNXNS, c -> { })) {
-      for (int i = 0; i < 2; i++) {
-        ha.startController(i, ControllerKind.BULWARK, ha.controllerConf(i));
-      }
-      Await.until("a NameNode is active", WAIT, () -> ha.active() >= 0);
-      Configuration client = ha.conf();
-      client.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS,
-          ZooKeeperFailoverProxyProvider.class.getName());
+      ha.startBulwarkControllers();
+      Configuration client = ha.zooKeeperProviderConf();
       long rejectedBefore = ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
       try (ClientFleet clients = ClientFleet.start(dir, client, CLIENTS, WAIT)) {
         assertEquals(0, ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore,

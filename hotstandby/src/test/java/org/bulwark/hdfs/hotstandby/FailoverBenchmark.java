@@ -287,13 +287,8 @@ class FailoverBenchmark {
     for (int run = 0; run < SCALE_RUNS; run++) {
       File dir = new File("target/failover-clients-at-scale-" + run);
       try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS, c -> { })) {
-        for (int i = 0; i < 2; i++) {
-          ha.startController(i, ControllerKind.BULWARK, ha.controllerConf(i));
-        }
-        Await.until("a NameNode is active", WAIT, () -> ha.active() >= 0);
-        Configuration client = ha.conf();
-        client.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS,
-            ZooKeeperFailoverProxyProvider.class.getName());
+        ha.startBulwarkControllers();
+        Configuration client = ha.zooKeeperProviderConf();
         client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
         long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
         try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {

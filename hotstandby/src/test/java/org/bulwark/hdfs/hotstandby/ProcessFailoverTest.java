@@ -9,7 +9,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.conf.Configuration;
-import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,12 +28,8 @@ class ProcessFailoverTest {
     // Under target/, not a temporary directory: the daemons' logs outlive a failure.
     File dir = new File("target/process-failover-" + System.currentTimeMillis());
     try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, c -> { })) {
-      for (int i = 0; i < 2; i++) {
-        ha.startController(i, ControllerKind.BULWARK, ha.controllerConf(i));
-      }
-      Await.until("a NameNode is active", WAIT, () -> ha.active() >= 0);
-      Configuration client = ha.conf();
-      client.set("dfs.client.failover.proxy.provider." + ProcessHaCluster.NS, ZooKeeperFailoverProxyProvider.class.getName());
+      ha.startBulwarkControllers();
+      Configuration client = ha.zooKeeperProviderConf();
       // A call in flight to the hung NameNode waits this long (120 s by default) before the provider fails over.
       client.setInt("ipc.client.rpc-timeout.ms", 2000);
       try (FileSystem fs = FileSystem.newInstance(java.net.URI.create("hdfs://" + ProcessHaCluster.NS), client)) {

@@ -265,6 +265,21 @@ final class ProcessHaCluster implements AutoCloseable {
         p -> p.transitionToObserver(new StateChangeRequestInfo(RequestSource.REQUEST_BY_USER_FORCED)));
   }
 
+  /** Starts our controller beside every NameNode and waits until one NameNode is active. */
+  void startBulwarkControllers() throws IOException, TimeoutException, InterruptedException {
+    for (int i = 0; i < nameNodes.length; i++) {
+      startController(i, ControllerKind.BULWARK, controllerConf(i));
+    }
+    Await.until("a NameNode is active", WAIT, () -> active() >= 0);
+  }
+
+  /** A client's configuration, on {@link ZooKeeperFailoverProxyProvider}. */
+  Configuration zooKeeperProviderConf() {
+    Configuration c = conf();
+    c.set("dfs.client.failover.proxy.provider." + NS, ZooKeeperFailoverProxyProvider.class.getName());
+    return c;
+  }
+
   /** The configuration a controller of NameNode {@code i} reads. */
   Configuration controllerConf(int i) {
     Configuration c = conf();
