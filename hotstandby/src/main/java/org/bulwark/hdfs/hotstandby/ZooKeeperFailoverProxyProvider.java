@@ -51,6 +51,12 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
    * no address parsed. A new record or a failover replaces it.
    */
   private volatile Choice<T> choice;
+  /**
+   * A record {@link #performFailover} found out of date (the NameNodes named another active before the new
+   * leader published): {@link #getProxy} must not send calls back to the NameNode it names. Records are
+   * replaced, never changed, so the next one published is another object and is followed again.
+   */
+  private ActiveRecord outdated;
 
   private static final class Choice<T> {
     final ActiveRecord record;
@@ -84,7 +90,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
       return c.proxy;
     }
     synchronized (this) {
-      if (r != null && r.isActive()) {
+      if (r != null && r.isActive() && r != outdated) {
         int i = indexOf(r);
         if (i >= 0) {
           currentIndex = i;
@@ -131,6 +137,8 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     }
     synchronized (this) {
       currentIndex = active >= 0 ? active : (failed + 1) % proxies.size();
+      ActiveRecord seen = tracker.usableRecord();
+      outdated = seen != null && indexOf(seen) != currentIndex ? seen : null;
       choice = null;
     }
   }
