@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ActiveNameNodeTracker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveNameNodeTracker.class);
-  /** Closes idle sessions of every tracker of the JVM; a daemon thread, so it never holds a JVM up. */
+  /** Closes idle and refused sessions of every tracker of the JVM; a daemon thread, so it never holds a JVM up. */
   private static final ScheduledExecutorService IDLE_CLOSER = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "bulwark-zookeeper-idle-close");
     t.setDaemon(true);
@@ -207,7 +207,9 @@ final class ActiveNameNodeTracker implements Closeable {
       }
     } finally {
       if (refused != null) {
-        refused.close(); // outside the lock: Curator's threads may be waiting for it
+        // Not on the caller's thread: closing a ZooKeeper client that never connected waits for its next
+        // failed connection attempt, which a failing-over call must not wait for.
+        IDLE_CLOSER.execute(refused::close);
       }
     }
   }
