@@ -55,23 +55,23 @@ public final class HotStandbyKeys {
       "How long a graceful failover (hdfs haadmin -failover) waits for the target NameNode to become active.");
   public static final ConfigKey<Long> CLIENT_FAILOVER_WAIT = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.failover-wait", "3s", 0,
-      "How long a client whose NameNode failed waits for ZooKeeper to name a new active before trying the configured list.");
+      "How long a client whose NameNode failed waits for a new active NameNode (ZooKeeper's record, or the NameNodes' own answer) before trying the configured list.");
   public static final ConfigKey<Long> CLIENT_ZK_IDLE_CLOSE = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.zookeeper.idle-close", "10s", 0,
       "How long a client JVM keeps the ZooKeeper session it opened at a failover once nothing waits on it; "
           + "between failovers a client holds no session.");
   public static final ConfigKey<Long> CLIENT_ZK_CONNECT_WAIT = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.zookeeper.connect-wait", "1s", 1,
-      "How long a client waits for ZooKeeper to accept its session at a failover before asking the NameNodes "
-          + "instead (a refused session, past maxClientCnxns, is given up at once).");
+      "How long a client waits for ZooKeeper to accept its session at a failover before relying on the NameNodes' "
+          + "answer alone (a refused session, past maxClientCnxns, is given up then).");
   public static final ConfigKey<Long> CLIENT_ZK_REFUSAL_BACKOFF = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.zookeeper.refusal-backoff", "30s", 0,
       "After ZooKeeper refused or could not take a client's session, how long (jittered by half either way) the "
           + "client asks the NameNodes instead of trying ZooKeeper again.");
   public static final ConfigKey<Long> CLIENT_PROBE_INTERVAL = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.probe-interval", "50ms", 1,
-      "While ZooKeeper cannot tell a failing-over client of the new active NameNode, how often it asks the "
-          + "other NameNodes for their HA state.");
+      "While a failing-over client waits for a new active NameNode, how often it asks the other NameNodes for "
+          + "their HA state.");
 
   public static final ConfigKey<Boolean> TRIGGER_BLOCK_REPORTS = ConfigKey.flag(
       "bulwark.hotstandby.trigger-block-reports", false,
