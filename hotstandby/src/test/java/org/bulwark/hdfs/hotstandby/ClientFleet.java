@@ -58,6 +58,7 @@ final class ClientFleet implements AutoCloseable {
       throws IOException, TimeoutException, InterruptedException {
     File site = ProcessHaCluster.writeSite(new File(dir, "client-site.xml"), clientConf);
     ClientFleet fleet = new ClientFleet(new File(dir, "clients.stop"));
+    Files.deleteIfExists(fleet.stop.toPath()); // left by an earlier run in the same directory
     try {
       for (int i = 0; i < count; i++) {
         File log = new File(dir, "client-" + i + ".log");
