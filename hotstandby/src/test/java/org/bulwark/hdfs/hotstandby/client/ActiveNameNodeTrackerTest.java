@@ -72,6 +72,8 @@ class ActiveNameNodeTrackerTest {
       try (ActiveNameNodeTracker t = tracker(zk.getConnectString(), 10_000)) {
         assertNull(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(r -> true, 120_000)));
         assertFalse(t.sessionOpen());
+        // The refused client is closed on a background thread: let that happen, then count.
+        Thread.sleep(1000);
         long rejected = ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
         Thread.sleep(3000);
         assertEquals(rejected, ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore,
