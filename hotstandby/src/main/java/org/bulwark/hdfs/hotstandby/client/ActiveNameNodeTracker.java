@@ -57,6 +57,8 @@ final class ActiveNameNodeTracker implements Closeable {
   private long noSessionUntilNanos;
   private boolean closed;
   private volatile ActiveRecord current;
+  /** {@link #current} while a session is open, connected and has read it, else null: read on every client call, so no lock. */
+  private volatile ActiveRecord usableRecord;
 
   /** One ZooKeeper session and its watch on the record; events of a session already replaced are ignored. */
   private final class Session {
@@ -85,6 +87,7 @@ final class ActiveNameNodeTracker implements Closeable {
         synchronized (lock) {
           connected = state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED;
           everConnected |= connected;
+          refreshUsable();
           lock.notifyAll();
         }
       });
@@ -132,16 +135,21 @@ final class ActiveNameNodeTracker implements Closeable {
     synchronized (lock) {
       if (session == s) {
         current = next;
+        refreshUsable();
         lock.notifyAll();
       }
     }
   }
 
-  /** Whether the record can be trusted now: a session is open, connected, and has read the record. */
-  boolean usable() {
-    synchronized (lock) {
-      return session != null && session.connected && session.initialised;
-    }
+  /** Caller holds the lock. */
+  private void refreshUsable() {
+    Session s = session;
+    usableRecord = s != null && s.connected && s.initialised ? current : null;
+  }
+
+  /** The record while it can be trusted (a session open, connected, the record read), else null; takes no lock. */
+  ActiveRecord usableRecord() {
+    return usableRecord;
   }
 
   /** Whether a ZooKeeper session is open (tests). */
@@ -149,11 +157,6 @@ final class ActiveNameNodeTracker implements Closeable {
     synchronized (lock) {
       return session != null;
     }
-  }
-
-  /** The record as last seen, or null. */
-  ActiveRecord current() {
-    return current;
   }
 
   /**
@@ -228,6 +231,7 @@ final class ActiveNameNodeTracker implements Closeable {
     if (session == s) {
       session = null;
       current = null;
+      refreshUsable();
       lock.notifyAll();
     }
     return s;

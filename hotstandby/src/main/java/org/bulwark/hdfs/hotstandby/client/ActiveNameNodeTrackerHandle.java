@@ -46,7 +46,7 @@ public final class ActiveNameNodeTrackerHandle {
 
   /** The current record while a ZooKeeper session is open and connected, else null. */
   public ActiveRecord usableRecord() {
-    return tracker != null && tracker.usable() ? tracker.current() : null;
+    return tracker == null ? null : tracker.usableRecord();
   }
 
   /**
