@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.HadoopIllegalArgumentException;
@@ -57,6 +58,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   private LeaderElection election;
   private ControllerLoop loop;
   private HealthMonitor health;
+  /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. */
+  private final Map<String, HealthMonitor> peers = new ConcurrentHashMap<>();
   private BlockReportTrigger blockReports;
   private FailoverRpcServer rpc;
   private ControllerMetrics metrics;
@@ -146,7 +149,17 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       ZNodes paths = new ZNodes(parent, ns);
       new ZnodeGuard(zooKeeper, access, paths).secure(nn);
       metrics = new ControllerMetrics(ns, nn);
-      PreviousActiveFencer fencer = new PreviousActiveFencer(conf, ns, gracefulTimeout);
+      PreviousActiveFencer.Silence silence = PreviousActiveFencer.Silence.UNKNOWN;
+      if (HotStandbyKeys.SKIP_GRACEFUL_WHEN_SILENT.get(conf)) {
+        for (String other : priorities.keySet()) {
+          if (!other.equals(nn)) {
+            peers.put(other, new HealthMonitor(conf, new NNHAServiceTarget(conf, ns, other).getAddress(), healthInterval,
+                healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn));
+          }
+        }
+        silence = other -> peers.containsKey(other) ? peers.get(other).unansweredMillis() : 0;
+      }
+      PreviousActiveFencer fencer = new PreviousActiveFencer(conf, ns, gracefulTimeout, silence);
       ControllerLoop[] holder = new ControllerLoop[1];
       election = new LeaderElection(zooKeeper, paths, nn, () -> {
         if (holder[0] != null) {
@@ -182,6 +195,9 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       metrics.register();
       loop.start();
       health.start();
+      for (HealthMonitor peer : peers.values()) {
+        peer.start();
+      }
       LOG.info("Hot standby controller of {} started (ZooKeeper {}, znodes {}, priority {})", nameNode, quorum,
           paths.base(), settings.priority());
     } catch (IOException | RuntimeException e) {
@@ -266,6 +282,9 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     }
     closed = true;
     closeQuietly(health);
+    for (HealthMonitor peer : peers.values()) {
+      closeQuietly(peer);
+    }
     closeQuietly(rpc);
     closeQuietly(loop);
     closeQuietly(blockReports);

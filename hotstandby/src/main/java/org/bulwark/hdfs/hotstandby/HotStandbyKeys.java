@@ -35,6 +35,11 @@ public final class HotStandbyKeys {
   public static final ConfigKey<Long> GRACEFUL_FENCE_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.fencing.graceful-timeout", "2s", 100,
       "RPC timeout of the transitionToStandby sent to the previous active before the fencing methods run.");
+  public static final ConfigKey<Boolean> SKIP_GRACEFUL_WHEN_SILENT = ConfigKey.flag(
+      "bulwark.hotstandby.fencing.skip-graceful-when-silent", true,
+      "Whether each controller also checks the other NameNodes, so that a new leader whose checks of the previous "
+      + "active went unanswered for longer than the graceful timeout runs the fencing methods at once instead of "
+      + "waiting that timeout in vain (a hung NameNode, a vanished host).");
   public static final ConfigKey<Long> TRANSITION_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.transition-timeout", "60s", 1000,
       "RPC timeout of transitionToActive on the controller's own NameNode.");

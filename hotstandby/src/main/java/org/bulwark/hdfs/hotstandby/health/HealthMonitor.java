@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * from a timeout: the first means the process is gone (nobody can be served by it, leadership can go
  * at once), the second that it may be hung and still think itself active (it must be fenced). A
  * {@link ConnectionWatch} brings the next check forward the moment the NameNode closes its connections.
+ * It also says how long the NameNode has left its checks unanswered ({@link #unansweredMillis}): a controller
+ * watching the active NameNode from a standby's side learns whether a graceful fence could still work.
  */
 public final class HealthMonitor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
@@ -36,6 +38,8 @@ public final class HealthMonitor implements Closeable {
   private volatile boolean connectionLost;
   private volatile boolean running = true;
   private volatile HealthReport last;
+  /** {@link System#nanoTime} at the start of the first check since the NameNode last answered; 0 once it answers. */
+  private volatile long unansweredSince;
   private HAServiceProtocol proxy;
 
   public HealthMonitor(Configuration conf, InetSocketAddress address, long intervalMillis, long rpcTimeoutMillis,
@@ -98,14 +102,32 @@ public final class HealthMonitor implements Closeable {
     }
   }
 
+  /**
+   * How long the NameNode has left this monitor's checks unanswered: since the start of the first check
+   * after its last answer (a refusal, a timeout or a check still waiting), 0 when the last check was
+   * answered. An error the NameNode sent back (unhealthy, say) is an answer.
+   */
+  public long unansweredMillis() {
+    long since = unansweredSince;
+    return since == 0 ? 0 : Math.max(0, (System.nanoTime() - since) / 1_000_000);
+  }
+
   private HealthReport check() {
+    if (unansweredSince == 0) {
+      unansweredSince = System.nanoTime() | 1;
+    }
     try {
       if (proxy == null) {
         proxy = HaServiceProxies.open(conf, address, rpcTimeoutMillis);
       }
       proxy.monitorHealth();
-      return new HealthReport(NameNodeHealth.HEALTHY, proxy.getServiceStatus().getState(), null);
+      HealthReport healthy = new HealthReport(NameNodeHealth.HEALTHY, proxy.getServiceStatus().getState(), null);
+      unansweredSince = 0;
+      return healthy;
     } catch (Throwable t) {
+      if (t instanceof RemoteException) {
+        unansweredSince = 0;
+      }
       dropProxy();
       return classify(t);
     }

@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HealthCheckFailedException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.ConnectTimeoutException;
+import org.bulwark.hdfs.hotstandby.SilentPort;
+import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 
 /** How failed health checks are read: the difference between "gone" and "maybe hung" decides fencing. */
@@ -35,5 +41,34 @@ class HealthMonitorTest {
     assertEquals("resources low", r.detail());
     assertEquals(NameNodeHealth.UNRESPONSIVE,
         HealthMonitor.classify(new RemoteException("java.lang.IllegalStateException", "boom")).health());
+  }
+
+  @Test
+  void checksLeftWaitingCountAsUnanswered() throws Exception {
+    try (SilentPort hung = new SilentPort();
+        HealthMonitor monitor = new HealthMonitor(new Configuration(false), hung.address(), 50, 60_000, r -> { }, "hung")) {
+      assertEquals(0, monitor.unansweredMillis(), "nothing asked yet");
+      monitor.start();
+      Await.until("the check left waiting", Duration.ofSeconds(30), () -> monitor.unansweredMillis() > 0);
+      long first = monitor.unansweredMillis();
+      Await.until("the silence grows while the check waits", Duration.ofSeconds(30),
+          () -> monitor.unansweredMillis() > first + 100);
+      assertEquals(null, monitor.last(), "no check has finished");
+    }
+  }
+
+  @Test
+  void refusedChecksCountAsUnanswered() throws Exception {
+    InetSocketAddress closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = new InetSocketAddress("127.0.0.1", s.getLocalPort());
+    }
+    try (HealthMonitor monitor = new HealthMonitor(new Configuration(false), closed, 20, 1000, r -> { }, "gone")) {
+      monitor.start();
+      Await.until("refused", Duration.ofSeconds(30), () -> monitor.last() != null);
+      assertEquals(NameNodeHealth.GONE, monitor.last().health());
+      Await.until("the silence counted from the first refused check", Duration.ofSeconds(30),
+          () -> monitor.unansweredMillis() > 100);
+    }
   }
 }
