@@ -5,12 +5,15 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 
+import javax.net.SocketFactory;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.protocolPB.HAServiceProtocolClientSideTranslatorPB;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.net.StandardSocketFactory;
 
 /**
  * {@link HAServiceProtocol} proxies that fail at once when nothing listens. Hadoop's
@@ -55,11 +58,42 @@ public final class HaServiceProxies {
 
   public static HAServiceProtocol open(Configuration conf, InetSocketAddress address, long timeoutMillis)
       throws IOException {
+    return open(conf, address, timeoutMillis, null);
+  }
+
+  /**
+   * A proxy whose calls travel on the IPC client of {@code sockets} (see {@link #privateSockets}); null
+   * means the JVM's shared one.
+   */
+  static HAServiceProtocol open(Configuration conf, InetSocketAddress address, long timeoutMillis, SocketFactory sockets)
+      throws IOException {
     Configuration copy = new Configuration(conf);
     copy.setInt("ipc.client.connect.max.retries", 0);
     copy.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     copy.setInt("ipc.client.connect.timeout", (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
-    return new HAServiceProtocolClientSideTranslatorPB(address, copy, NetUtils.getDefaultSocketFactory(copy),
-        (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+    return new HAServiceProtocolClientSideTranslatorPB(address, copy,
+        sockets == null ? NetUtils.getDefaultSocketFactory(copy) : sockets, (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+  }
+
+  /**
+   * A socket factory equal only to itself. Hadoop keeps one IPC client per socket factory and, in it, one
+   * connection per address and settings, shared by every proxy of the JVM. Two monitors of one NameNode
+   * in one JVM (both controllers of an embedded cluster: one checks its own NameNode, the other checks it
+   * as a peer) then share a connection, and when the NameNode died the second check on it waited out its
+   * whole timeout before failing (1 s failovers in the embedded benchmark). Proxies made with this
+   * factory get an IPC client and connections of their own.
+   */
+  static SocketFactory privateSockets() {
+    return new StandardSocketFactory() {
+      @Override
+      public boolean equals(Object other) {
+        return other == this;
+      }
+
+      @Override
+      public int hashCode() {
+        return System.identityHashCode(this);
+      }
+    };
   }
 }

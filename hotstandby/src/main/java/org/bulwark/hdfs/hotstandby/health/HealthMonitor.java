@@ -6,6 +6,8 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
+import javax.net.SocketFactory;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.ha.HealthCheckFailedException;
@@ -41,6 +43,8 @@ public final class HealthMonitor implements Closeable {
   /** {@link System#nanoTime} at the start of the first check since the NameNode last answered; 0 once it answers. */
   private volatile long unansweredSince;
   private HAServiceProtocol proxy;
+  /** This monitor's own IPC client: see {@link HaServiceProxies#privateSockets}. */
+  private final SocketFactory sockets = HaServiceProxies.privateSockets();
 
   public HealthMonitor(Configuration conf, InetSocketAddress address, long intervalMillis, long rpcTimeoutMillis,
       Consumer<HealthReport> listener, String name) {
@@ -118,7 +122,7 @@ public final class HealthMonitor implements Closeable {
     }
     try {
       if (proxy == null) {
-        proxy = HaServiceProxies.open(conf, address, rpcTimeoutMillis);
+        proxy = HaServiceProxies.open(conf, address, rpcTimeoutMillis, sockets);
       }
       proxy.monitorHealth();
       HealthReport healthy = new HealthReport(NameNodeHealth.HEALTHY, proxy.getServiceStatus().getState(), null);
