@@ -116,6 +116,7 @@ public final class AvailabilityRun {
       ReportedStoragesWait reported = new ReportedStoragesWait(new ActiveNameNodeState(conf),
           BalancerKeys.REPORTED_STORAGES_WAIT.get(conf), out, Time::monotonicNow);
       ExitStatus status = ExitStatus.IN_PROGRESS;
+      boolean lastIterationMoved = false;
       for (int iteration = 0; status == ExitStatus.IN_PROGRESS; iteration++) {
         if (!reported.await(namespaces)) {
           status = ExitStatus.NO_MOVE_PROGRESS;
@@ -124,9 +125,20 @@ public final class AvailabilityRun {
         IterationResult r = balancer.runIteration();
         progress.iteration(iteration, r);
         status = r.status();
+        if (status == ExitStatus.NO_MOVE_BLOCK && lastIterationMoved) {
+          // The NameNode deletes a moved block's source replica a redundancy round and a heartbeat or two
+          // after the move: until then the source still looks full and may offer nothing to move.
+          out.println("No block can be moved on what the DataNodes have reported so far; the last iteration's "
+              + "moves may not all be reported yet. Checking again in " + settings.iterationPauseMillis() + " ms.");
+          status = ExitStatus.IN_PROGRESS;
+        }
+        lastIterationMoved = r.status() == ExitStatus.IN_PROGRESS;
         if (status == ExitStatus.IN_PROGRESS) {
           Thread.sleep(settings.iterationPauseMillis());
         }
+      }
+      if (status == ExitStatus.NO_MOVE_BLOCK) {
+        out.println("No block can be moved. Exiting...");
       }
       if (status == ExitStatus.SUCCESS) {
         out.println(settings.spreadRacks() ? "The cluster is balanced and its racks spread as far as allowed. Exiting..."

@@ -158,7 +158,6 @@ public final class AvailabilityBalancer implements Closeable {
       if (spreading) {
         return result(ExitStatus.SUCCESS, 0, true, moves);
       }
-      System.out.println("No block can be moved. Exiting...");
       return result(ExitStatus.NO_MOVE_BLOCK, bytesLeft, false, moves);
     }
     long movedBlocks = 0;
