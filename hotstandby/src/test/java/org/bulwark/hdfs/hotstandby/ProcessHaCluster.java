@@ -204,7 +204,6 @@ final class ProcessHaCluster implements AutoCloseable {
   private List<String> jvmOptions() {
     List<String> o = new ArrayList<>();
     o.add("-Dlog4j.configuration=file:" + daemonLog4j.getAbsolutePath());
-    o.add("-Xlog:class+load:file=" + new File(dir, "classload-%p.txt").getAbsolutePath() + ":time");
     return o;
   }
 
