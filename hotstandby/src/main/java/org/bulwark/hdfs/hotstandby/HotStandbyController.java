@@ -4,9 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.HadoopIllegalArgumentException;
@@ -58,8 +58,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   private LeaderElection election;
   private ControllerLoop loop;
   private HealthMonitor health;
-  /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. */
-  private final Map<String, HealthMonitor> peers = new ConcurrentHashMap<>();
+  /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. Filled before any thread starts. */
+  private final Map<String, HealthMonitor> peers = new HashMap<>();
   private BlockReportTrigger blockReports;
   private FailoverRpcServer rpc;
   private ControllerMetrics metrics;
@@ -157,7 +157,10 @@ public final class HotStandbyController extends Configured implements Tool, Clos
                 healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn));
           }
         }
-        silence = other -> peers.containsKey(other) ? peers.get(other).unansweredMillis() : 0;
+        silence = other -> {
+          HealthMonitor peer = peers.get(other);
+          return peer == null ? 0 : peer.unansweredMillis();
+        };
       }
       PreviousActiveFencer fencer = new PreviousActiveFencer(conf, ns, gracefulTimeout, silence);
       ControllerLoop[] holder = new ControllerLoop[1];
