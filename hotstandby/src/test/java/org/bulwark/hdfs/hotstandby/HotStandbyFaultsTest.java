@@ -113,6 +113,7 @@ class HotStandbyFaultsTest {
           });
       int next = ha.awaitActiveOtherThan(hung, WAIT);
       assertNotEquals(hung, next);
+      assertEquals(1, ha.controller(next).metrics().methodFencings(), "the hung NameNode was fenced by the method");
       long fencing = ha.controller(next).metrics().lastFencingMillis();
       if (skipGracefulWhenSilent) {
         assertTrue(fencing < 500, "fenced without waiting the graceful timeout: " + fencing + " ms");
@@ -162,7 +163,7 @@ class HotStandbyFaultsTest {
         ha.startController(1);
         assertEquals(1, ha.awaitActiveOtherThan(0, WAIT));
         assertTrue(ha.cluster.mini().getNameNode(0).isStandbyState(), "nn1 was fenced to standby");
-        assertTrue(ha.controller(1).metrics().lastFencingMillis() > 0, "nn2's leader fenced before activating");
+        assertEquals(1, ha.controller(1).metrics().gracefulFencings(), "nn2's leader fenced nn1 to standby before activating");
         ha.splitBrain.assertNoSplitBrain();
       } finally {
         forked.destroyForcibly();

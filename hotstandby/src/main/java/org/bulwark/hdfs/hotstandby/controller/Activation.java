@@ -66,17 +66,36 @@ final class Activation {
     final Leadership leadership;
     final ActiveRecord published;
     final String detail;
-    final long fencingMillis;
+    final Fenced fenced;
     final long transitionMillis;
 
-    private Result(Outcome outcome, Leadership leadership, ActiveRecord published, String detail, long fencingMillis,
+    private Result(Outcome outcome, Leadership leadership, ActiveRecord published, String detail, Fenced fenced,
         long transitionMillis) {
       this.outcome = outcome;
       this.leadership = leadership;
       this.published = published;
       this.detail = detail;
-      this.fencingMillis = fencingMillis;
+      this.fenced = fenced;
       this.transitionMillis = transitionMillis;
+    }
+  }
+
+  /** What fencing the previous actives took: how many stepped down when asked, how many a method fenced, how long. */
+  static final class Fenced {
+    static final Fenced NOTHING = new Fenced(0, 0, 0, null);
+
+    final int graceful;
+    final int byMethod;
+    /** 0 when nothing was to be fenced, never a clock's tick. */
+    final long millis;
+    /** The NameNode no fencing worked for (the ones after it were not tried), or null. */
+    final String unfenced;
+
+    Fenced(int graceful, int byMethod, long millis, String unfenced) {
+      this.graceful = graceful;
+      this.byMethod = byMethod;
+      this.millis = millis;
+      this.unfenced = unfenced;
     }
   }
 
@@ -104,21 +123,18 @@ final class Activation {
   Result run() throws Exception {
     Leadership l = election.acquire();
     if (l == null) {
-      return new Result(Outcome.NOT_ELECTED, null, null, "another controller leads", 0, 0);
+      return new Result(Outcome.NOT_ELECTED, null, null, "another controller leads", Fenced.NOTHING, 0);
     }
     taken = l;
     steps.after(Step.LOCKED);
-    long locked = clock.getAsLong();
-    for (String other : l.toFence()) {
-      if (fencer.fence(other) == PreviousActiveFencer.Outcome.FAILED) {
-        return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + other, clock.getAsLong() - locked, 0);
-      }
+    Fenced fenced = fencePrevious(l);
+    if (fenced.unfenced != null) {
+      return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + fenced.unfenced, fenced, 0);
     }
-    long fencingMillis = clock.getAsLong() - locked;
     // Recording the fencing checks the leadership too: one round trip, not two.
     boolean leading = l.toFence().isEmpty() ? election.stillLeading(l) : election.fenced(l);
     if (!leading) {
-      return new Result(Outcome.LOST_BEFORE_TRANSITION, l, null, "leadership lost while fencing", fencingMillis, 0);
+      return new Result(Outcome.LOST_BEFORE_TRANSITION, l, null, "leadership lost while fencing", fenced, 0);
     }
     steps.after(Step.FENCED);
     long transitionStart = clock.getAsLong();
@@ -126,17 +142,36 @@ final class Activation {
       target.transitionToActive();
     } catch (IOException e) {
       String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0];
-      return new Result(Outcome.TRANSITION_FAILED, l, null, "transitionToActive failed: " + m, fencingMillis,
+      return new Result(Outcome.TRANSITION_FAILED, l, null, "transitionToActive failed: " + m, fenced,
           clock.getAsLong() - transitionStart);
     }
     long transitionMillis = clock.getAsLong() - transitionStart;
     steps.after(Step.TRANSITIONED);
     ActiveRecord record = target.activeRecord(l.epoch(), clock.getAsLong());
     if (!election.publish(l, record)) {
-      return new Result(Outcome.LOST_AFTER_TRANSITION, l, null, "leadership lost while becoming active", fencingMillis,
+      return new Result(Outcome.LOST_AFTER_TRANSITION, l, null, "leadership lost while becoming active", fenced,
           transitionMillis);
     }
     steps.after(Step.PUBLISHED);
-    return new Result(Outcome.ACTIVE, l, record, "active", fencingMillis, transitionMillis);
+    return new Result(Outcome.ACTIVE, l, record, "active", fenced, transitionMillis);
+  }
+
+  /** Fences, in order, every NameNode the breadcrumb names besides this one; stops at the first that cannot be. */
+  private Fenced fencePrevious(Leadership l) {
+    if (l.toFence().isEmpty()) {
+      return Fenced.NOTHING;
+    }
+    long start = clock.getAsLong();
+    int graceful = 0;
+    int byMethod = 0;
+    for (String other : l.toFence()) {
+      PreviousActiveFencer.Outcome o = fencer.fence(other);
+      if (o == PreviousActiveFencer.Outcome.FAILED) {
+        return new Fenced(graceful, byMethod, clock.getAsLong() - start, other);
+      }
+      graceful += o == PreviousActiveFencer.Outcome.GRACEFUL ? 1 : 0;
+      byMethod += o == PreviousActiveFencer.Outcome.FENCED ? 1 : 0;
+    }
+    return new Fenced(graceful, byMethod, clock.getAsLong() - start, null);
   }
 }

@@ -366,6 +366,8 @@ public final class ControllerLoop implements Closeable {
       }
       throw e;
     }
+    metrics.gracefulFencings.incr(r.fenced.graceful);
+    metrics.methodFencings.incr(r.fenced.byMethod);
     switch (r.outcome) {
       case NOT_ELECTED:
         return;
@@ -396,12 +398,12 @@ public final class ControllerLoop implements Closeable {
     metrics.failovers.incr();
     metrics.epoch.set(l.epoch());
     metrics.lastDetectionMillis.set(detection);
-    metrics.lastFencingMillis.set(r.fencingMillis);
+    metrics.lastFencingMillis.set(r.fenced.millis);
     metrics.lastTransitionMillis.set(r.transitionMillis);
     metrics.lastFailoverMillis.set(done - start);
     setState(ControllerState.ACTIVE);
     LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms ({}), transition {} ms, total {} ms",
-        nameNode, l.epoch(), why.reason(), detection, r.fencingMillis,
+        nameNode, l.epoch(), why.reason(), detection, r.fenced.millis,
         l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(), r.transitionMillis, done - start);
     activity.activated();
   }

@@ -25,6 +25,8 @@ public final class ControllerMetrics implements MetricsSource {
   final MutableGaugeLong active;
   final MutableCounterLong failovers;
   final MutableCounterLong fencingFailures;
+  final MutableCounterLong gracefulFencings;
+  final MutableCounterLong methodFencings;
   final MutableCounterLong reconcileErrors;
   final MutableGaugeLong epoch;
   final MutableGaugeLong lastDetectionMillis;
@@ -41,6 +43,10 @@ public final class ControllerMetrics implements MetricsSource {
     active = registry.newGauge("Active", "1 while this controller leads and its NameNode is active", 0L);
     failovers = registry.newCounter("Failovers", "Times this controller made its NameNode active", 0L);
     fencingFailures = registry.newCounter("FencingFailures", "Elections won but given up because fencing failed", 0L);
+    gracefulFencings = registry.newCounter("GracefulFencings",
+        "Previous active NameNodes that went to standby when this controller asked, before it made its own active", 0L);
+    methodFencings = registry.newCounter("MethodFencings",
+        "Previous active NameNodes fenced by dfs.ha.fencing.methods before this controller made its own active", 0L);
     reconcileErrors = registry.newCounter("DecisionErrors",
         "Decisions that failed with an error (ZooKeeper or NameNode unreachable) and were retried after a back-off", 0L);
     epoch = registry.newGauge("Epoch", "Leader epoch of the last election this controller won", 0L);
@@ -83,6 +89,14 @@ public final class ControllerMetrics implements MetricsSource {
 
   public long failovers() {
     return failovers.value();
+  }
+
+  public long gracefulFencings() {
+    return gracefulFencings.value();
+  }
+
+  public long methodFencings() {
+    return methodFencings.value();
   }
 
   public long lastDetectionMillis() {

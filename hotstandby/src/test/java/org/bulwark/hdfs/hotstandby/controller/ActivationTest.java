@@ -184,9 +184,12 @@ class ActivationTest {
     assertEquals(Set.of("nn1"), activeNameNodes());
 
     Controller b = new Controller("nn2");
-    assertEquals(Activation.Outcome.ACTIVE, b.activate().outcome);
+    Activation.Result r = b.activate();
+    assertEquals(Activation.Outcome.ACTIVE, r.outcome);
     assertEquals(Set.of("nn2"), activeNameNodes());
     assertEquals(List.of("nn1"), fenced);
+    assertEquals(1, r.fenced.graceful, "counted as a graceful fencing");
+    assertEquals(0, r.fenced.byMethod);
   }
 
   @Test
@@ -203,6 +206,8 @@ class ActivationTest {
     assertEquals(Activation.Outcome.ACTIVE, second.outcome);
     assertTrue(second.leadership.toFence().isEmpty(), second.leadership.toFence().toString());
     assertTrue(fenced.isEmpty(), "nothing fenced: " + fenced);
+    assertEquals(0, second.fenced.graceful + second.fenced.byMethod);
+    assertEquals(0, second.fenced.millis, "no fencing takes no time, however the clock ticked");
   }
 
   @Test
@@ -212,6 +217,7 @@ class ActivationTest {
     Controller b = new Controller("nn2");
     Activation.Result r = b.activate();
     assertEquals(Activation.Outcome.FENCING_FAILED, r.outcome);
+    assertEquals("nn3", r.fenced.unfenced);
     assertEquals(Set.of("nn3"), activeNameNodes());
     b.election.release(r.leadership, null);
     assertEquals(Set.of("nn2", "nn3"), b.election.readBreadcrumb().mayBeActive(),
