@@ -33,6 +33,14 @@ final class ProcessFailoverRuns {
   private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
   /** Pause between a client's calls, so eight clients leave the NameNodes their CPU (and 5 ms is the resolution). */
   private static final long CLIENT_PAUSE_MICROS = 5000;
+  /**
+   * With {@code -Dbench.failover.settledCoreShare=0.1}, each failover waits until the standby's process used
+   * under that share of one core over a second (a standby in production has run for days; one restarted
+   * seconds ago may still be compiling its start-up code). Measured on 2026-11-26: a settled standby's
+   * transition is no faster, so by default (1) nothing waits.
+   */
+  private static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
+  private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
 
   /** How the active NameNode fails. */
   enum Failure {
@@ -189,6 +197,7 @@ final class ProcessFailoverRuns {
     int active = ha.active();
     int other = 1 - active;
     Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(ha.controller(other)));
+    awaitSettled(ha.nameNode(other));
     long ready = System.nanoTime();
     Await.until(name() + ": every client served", WAIT, () -> clients.stream().allMatch(c -> c.lastSuccess() > ready));
     long failed = System.nanoTime();
@@ -223,6 +232,37 @@ final class ProcessFailoverRuns {
     result.failovers.add(new double[] {failoverMs, switchMs, ownOutage});
     System.out.printf(Locale.ROOT, "%-16s failover %7.1f ms  switch %6.1f ms  outage%s%n", name(), failoverMs, switchMs, line);
     restore(ha, active);
+  }
+
+  /**
+   * Waits until the process uses less than {@link #SETTLED_CORE_SHARE} of a core over one second, for at
+   * most {@link #SETTLE_LIMIT} (then says so and goes on); a share of 1 or more waits for nothing.
+   */
+  private static void awaitSettled(DaemonProcess process) throws Exception {
+    if (SETTLED_CORE_SHARE >= 1) {
+      return;
+    }
+    long start = System.nanoTime();
+    long cpu = cpuNanos(process);
+    double share = Double.NaN;
+    while (System.nanoTime() - start < SETTLE_LIMIT.toNanos()) {
+      TimeUnit.SECONDS.sleep(1);
+      long now = cpuNanos(process);
+      share = (now - cpu) / 1e9;
+      if (share < SETTLED_CORE_SHARE) {
+        System.out.printf(Locale.ROOT, "  standby settled after %.1f s (%.0f %% of a core)%n",
+            (System.nanoTime() - start) / 1e9, share * 100);
+        return;
+      }
+      cpu = now;
+    }
+    System.out.printf(Locale.ROOT, "  standby not settled after %d s (%.0f %% of a core): failing over anyway%n",
+        SETTLE_LIMIT.toSeconds(), share * 100);
+  }
+
+  private static long cpuNanos(DaemonProcess process) {
+    return ProcessHandle.of(process.pid()).flatMap(h -> h.info().totalCpuDuration())
+        .orElseThrow(() -> new AssertionError("no CPU time for " + process)).toNanos();
   }
 
   /** Brings the failed NameNode (and, for a vanished host, its controller) back as a fresh process. */
