@@ -49,6 +49,8 @@ class FailoverBenchmark {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final int PROCESS_RUNS = Integer.getInteger("bench.failover.processRuns", 10);
   /** Both controllers' graceful-fence timeout: past it, the fencing methods run (a vanished host never answers). */
+  /** {@code -Dbench.failover.peers=false}: the kill -9 rows with their own client only, as the other kinds run. */
+  private static final boolean PEERS = Boolean.parseBoolean(System.getProperty("bench.failover.peers", "true"));
   private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
   /** Clients' RPC timeout (ipc.client.rpc-timeout.ms): how long a call to a hung NameNode waits. */
   private static final long CLIENT_RPC_TIMEOUT_MS = 2000;
@@ -229,7 +231,7 @@ class FailoverBenchmark {
     for (Failure failure : Failure.values()) {
       for (ControllerKind kind : new ControllerKind[] {ControllerKind.STOCK, ControllerKind.BULWARK}) {
         // The peers run under both controllers (the same load for both twins); they are reported under ours.
-        boolean withPeers = failure == Failure.PROCESS;
+        boolean withPeers = failure == Failure.PROCESS && PEERS;
         Peer own = kind == ControllerKind.BULWARK ? Peer.ZOOKEEPER : Peer.CONFIGURED;
         List<Peer> clients = withPeers
             ? Arrays.asList(Peer.CONFIGURED, Peer.CONFIGURED_TUNED, Peer.HEDGING, Peer.ZOOKEEPER)

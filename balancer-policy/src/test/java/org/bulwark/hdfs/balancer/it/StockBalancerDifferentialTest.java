@@ -35,15 +35,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StockBalancerDifferentialTest {
   private static final long FILE = MB;
   private static final long CAPACITY = 48 * MB;
-  private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 12);
+  private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 10);
+  /** Layouts that once failed, run beside the first {@link #LAYOUTS}: 12 exited -2 on a view not yet updated. */
+  private static final List<Integer> REGRESSIONS = List.of(12);
 
   @TempDir
   File tmp;
 
-  /** Seeds 1 to {@code bulwark.differential.layouts}, or those {@code bulwark.differential.seeds} lists. */
+  /** Seeds 1 to {@code bulwark.differential.layouts} and the regressions, or those {@code bulwark.differential.seeds} lists. */
   static Stream<Integer> seeds() {
     String only = System.getProperty("bulwark.differential.seeds", "");
-    return only.isEmpty() ? IntStream.rangeClosed(1, LAYOUTS).boxed()
+    return only.isEmpty() ? Stream.concat(IntStream.rangeClosed(1, LAYOUTS).boxed(), REGRESSIONS.stream()).distinct()
         : Arrays.stream(only.split(",")).map(String::trim).map(Integer::valueOf);
   }
 

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * and reports every change (health or HA state) to a listener. A refused connection is told apart
  * from a timeout: the first means the process is gone (nobody can be served by it, leadership can go
  * at once), the second that it may be hung and still think itself active (it must be fenced). A
- * {@link ConnectionWatch} brings the next check forward the moment the NameNode closes its connections.
+ * {@link ConnectionWatch} brings the next check forward the moment the NameNode closes its connections,
+ * and reports the NameNode gone when its port then refuses, without waiting for a check still in flight.
  * It also says how long the NameNode has left its checks unanswered ({@link #unansweredMillis}): a controller
  * watching the active NameNode from a standby's side learns whether a graceful fence could still work.
  */
@@ -40,6 +41,9 @@ public final class HealthMonitor implements Closeable {
   private volatile boolean connectionLost;
   private volatile boolean running = true;
   private volatile HealthReport last;
+  /** {@link System#nanoTime} when the watch last found the port refusing, 0 if never: see {@link #refused}. */
+  private volatile long refusedAt;
+  private final Object publishing = new Object();
   /** {@link System#nanoTime} at the start of the first check since the NameNode last answered; 0 once it answers. */
   private volatile long unansweredSince;
   private HAServiceProtocol proxy;
@@ -55,7 +59,7 @@ public final class HealthMonitor implements Closeable {
     this.listener = listener;
     this.thread = new Thread(this::loop, "health-" + name);
     this.thread.setDaemon(true);
-    this.watch = new ConnectionWatch(address, intervalMillis, this::checkNow, name);
+    this.watch = new ConnectionWatch(address, intervalMillis, this::checkNow, this::refused, name);
   }
 
   public void start() {
@@ -86,13 +90,11 @@ public final class HealthMonitor implements Closeable {
         dropProxy();
       }
       HealthReport report = check();
-      if (!report.sameAs(last)) {
-        LOG.info("NameNode at {}: {}", address, report);
-        last = report;
-        listener.accept(report);
-      } else {
-        last = report;
+      if (report.health() == NameNodeHealth.UNRESPONSIVE && refusedAt - started > 0) {
+        // The check hung on a connection the dying process had accepted; its port refused since: gone.
+        report = new HealthReport(NameNodeHealth.GONE, null, "connection refused");
       }
+      publish(report);
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
       try {
         synchronized (wake) {
@@ -102,6 +104,29 @@ public final class HealthMonitor implements Closeable {
         }
       } catch (InterruptedException e) {
         return;
+      }
+    }
+  }
+
+  /**
+   * The watch found the port refusing after the NameNode closed its connection: nothing listens there, so
+   * the NameNode is reported gone now, even while a check is still waiting for its answer.
+   */
+  private void refused() {
+    refusedAt = System.nanoTime() | 1;
+    publish(new HealthReport(NameNodeHealth.GONE, null, "connection refused"));
+    checkNow();
+  }
+
+  /** Tells the listener of a change; the checks' thread and the watch's both report. */
+  private void publish(HealthReport report) {
+    synchronized (publishing) {
+      if (!report.sameAs(last)) {
+        LOG.info("NameNode at {}: {}", address, report);
+        last = report;
+        listener.accept(report);
+      } else {
+        last = report;
       }
     }
   }

@@ -12,14 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 
-/** The watch reports each closing of an established connection, and connects again after it. */
+/** The watch reports each closing of an established connection, connects again after it, and says when that is refused. */
 class ConnectionWatchTest {
   @Test
   void eachClosedConnectionIsReportedOnce() throws Exception {
     AtomicInteger closed = new AtomicInteger();
     try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
       ConnectionWatch watch = new ConnectionWatch(new InetSocketAddress(server.getInetAddress(), server.getLocalPort()), 50,
-          closed::incrementAndGet, "test");
+          closed::incrementAndGet, () -> { }, "test");
       watch.start();
       try {
         for (int i = 1; i <= 3; i++) {
@@ -32,6 +32,45 @@ class ConnectionWatchTest {
       } finally {
         watch.close();
       }
+    }
+  }
+
+  @Test
+  void aRefusalAfterACloseIsReportedOnceAndOnlyThen() throws Exception {
+    AtomicInteger closed = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
+    InetSocketAddress address;
+    ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+    address = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+    ConnectionWatch watch = new ConnectionWatch(address, 50, closed::incrementAndGet, refused::incrementAndGet, "test");
+    watch.start();
+    try {
+      Socket accepted = server.accept();
+      server.close(); // the process dies: nothing listens, then its connections close
+      accepted.close();
+      Await.until("the refusal after the close reported", Duration.ofSeconds(30), () -> refused.get() == 1);
+      assertEquals(1, closed.get());
+      Thread.sleep(300); // six more refused dials
+      assertEquals(1, refused.get(), "reported once per close");
+    } finally {
+      watch.close();
+    }
+  }
+
+  @Test
+  void aPortRefusingFromTheStartIsNotReported() throws Exception {
+    InetSocketAddress address;
+    try (ServerSocket s = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      address = new InetSocketAddress(s.getInetAddress(), s.getLocalPort());
+    }
+    AtomicInteger refused = new AtomicInteger();
+    ConnectionWatch watch = new ConnectionWatch(address, 20, () -> { }, refused::incrementAndGet, "test");
+    watch.start();
+    try {
+      Thread.sleep(300);
+      assertEquals(0, refused.get(), "the periodic check reports a NameNode that never came up");
+    } finally {
+      watch.close();
     }
   }
 }

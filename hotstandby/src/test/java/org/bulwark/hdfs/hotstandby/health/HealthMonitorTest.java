@@ -71,4 +71,21 @@ class HealthMonitorTest {
           () -> monitor.unansweredMillis() > 100);
     }
   }
+
+  @Test
+  void aRefusingPortIsGoneWithoutWaitingForTheCheckInFlight() throws Exception {
+    java.util.List<HealthReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (DyingPort port = new DyingPort();
+        HealthMonitor monitor = new HealthMonitor(new Configuration(false), port.address(), 50, 600_000, reports::add,
+            "dying")) {
+      monitor.start();
+      Await.until("a check waiting and the watch connected", Duration.ofSeconds(30),
+          () -> port.checkWaiting() && monitor.unansweredMillis() > 400);
+      port.die();
+      Await.until("reported gone while the check still waits (its timeout is 10 min)", Duration.ofSeconds(60),
+          () -> monitor.last() != null);
+      assertEquals(NameNodeHealth.GONE, monitor.last().health(), reports.toString());
+      assertEquals(1, reports.size(), "one report: " + reports);
+    }
+  }
 }
