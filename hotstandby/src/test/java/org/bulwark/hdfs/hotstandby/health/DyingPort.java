@@ -21,10 +21,11 @@ final class DyingPort implements Closeable {
   private final ServerSocket server;
   private final List<Socket> silent = new CopyOnWriteArrayList<>();
   private final List<Socket> talking = new CopyOnWriteArrayList<>();
+  private final Thread acceptor;
 
   DyingPort() throws IOException {
     server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread acceptor = new Thread(this::accept, "dying-port-" + server.getLocalPort());
+    acceptor = new Thread(this::accept, "dying-port-" + server.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
   }
@@ -65,9 +66,19 @@ final class DyingPort implements Closeable {
     return !talking.isEmpty();
   }
 
-  /** Stops listening and closes the silent connections; RPC connections stay open. */
+  /** Whether a connection that sends nothing (a watch's) is held. */
+  boolean watched() {
+    return !silent.isEmpty();
+  }
+
+  /** Stops listening and closes the silent connections, those still being sorted too; RPC connections stay open. */
   void die() throws IOException {
     server.close();
+    try {
+      acceptor.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     for (Socket s : silent) {
       s.close();
     }
