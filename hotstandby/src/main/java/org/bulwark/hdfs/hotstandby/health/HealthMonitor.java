@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HealthMonitor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
+  private static final HealthReport REFUSED = new HealthReport(NameNodeHealth.GONE, null, "connection refused");
 
   private final Configuration conf;
   private final InetSocketAddress address;
@@ -90,9 +91,10 @@ public final class HealthMonitor implements Closeable {
         dropProxy();
       }
       HealthReport report = check();
-      if (report.health() == NameNodeHealth.UNRESPONSIVE && refusedAt - started > 0) {
+      long refused = refusedAt;
+      if (report.health() == NameNodeHealth.UNRESPONSIVE && refused != 0 && refused - started > 0) {
         // The check hung on a connection the dying process had accepted; its port refused since: gone.
-        report = new HealthReport(NameNodeHealth.GONE, null, "connection refused");
+        report = REFUSED;
       }
       publish(report);
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
@@ -114,19 +116,18 @@ public final class HealthMonitor implements Closeable {
    */
   private void refused() {
     refusedAt = System.nanoTime() | 1;
-    publish(new HealthReport(NameNodeHealth.GONE, null, "connection refused"));
+    publish(REFUSED);
     checkNow();
   }
 
   /** Tells the listener of a change; the checks' thread and the watch's both report. */
   private void publish(HealthReport report) {
     synchronized (publishing) {
-      if (!report.sameAs(last)) {
+      boolean changed = !report.sameAs(last);
+      last = report;
+      if (changed) {
         LOG.info("NameNode at {}: {}", address, report);
-        last = report;
         listener.accept(report);
-      } else {
-        last = report;
       }
     }
   }
@@ -172,7 +173,7 @@ public final class HealthMonitor implements Closeable {
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof ConnectException) {
-        return new HealthReport(NameNodeHealth.GONE, null, "connection refused");
+        return REFUSED;
       }
     }
     return new HealthReport(NameNodeHealth.UNRESPONSIVE, null, t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()));
