@@ -73,6 +73,11 @@ public final class HotStandbyKeys {
       "bulwark.hotstandby.client.zookeeper.refusal-backoff", "30s", 0,
       "After ZooKeeper refused or could not take a client's session, how long (jittered by half either way) the "
           + "client asks the NameNodes instead of trying ZooKeeper again.");
+  public static final ConfigKey<Long> CLIENT_COMPLETE_REASK = ConfigKey.durationMillis(
+      "bulwark.hotstandby.client.complete-reask", "300ms", 0,
+      "For 10 s after a client failed over, how long it keeps asking the new active NameNode again (every 20 ms) "
+          + "when closing a file is answered \"last block not yet reported\", before the stock client's own "
+          + "400 ms sleep (dfs.client.block.write.locateFollowingBlock.initial.delay.ms); 0 turns it off.");
   public static final ConfigKey<Long> CLIENT_PROBE_INTERVAL = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.probe-interval", "50ms", 1,
       "While a failing-over client waits for a new active NameNode, how often it asks the other NameNodes for "

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +19,7 @@ import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle;
+import org.bulwark.hdfs.hotstandby.client.CompleteReasking;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,17 +36,27 @@ import org.slf4j.LoggerFactory;
  * client whose session ZooKeeper refused (past {@code maxClientCnxns}) or cannot reach finds the new
  * active NameNode, and a NameNode answers as soon as its transition is over.
  *
+ * <p>For 10 s after a failover, a {@code complete} (closing a file) that the new active NameNode answers "not
+ * yet" is asked again for up to {@code bulwark.hotstandby.client.complete-reask} ({@link CompleteReasking})
+ * rather than left to the stock client's 400 ms sleep.
+ *
  * <p>When the wait ends with no NameNode found active it behaves as Hadoop's
  * {@code ConfiguredFailoverProxyProvider}: the configured NameNodes in turn, so it is never worse.
  */
 public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvider<T> {
   private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperFailoverProxyProvider.class);
+  private static final long COMPLETE_REASK_STEP_MILLIS = 20;
+  private static final long COMPLETE_REASK_WINDOW_MILLIS = 10_000;
 
   private final List<NNProxyInfo<T>> proxies;
   private final String nameservice;
   private final ActiveNameNodeTrackerHandle tracker;
   private final long failoverWaitMillis;
   private final long probeIntervalMillis;
+  private final long completeReaskMillis;
+  /** What {@link #getProxy} hands out for each NameNode: its proxy, behind {@link CompleteReasking}. */
+  private final List<ProxyInfo<T>> handedOut;
+  private volatile long lastFailoverNanos = CompleteReasking.NEVER;
   private int currentIndex;
   /**
    * What {@link #getProxy} last chose and for which record: every call while ZooKeeper names no other
@@ -79,6 +92,8 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     this.nameservice = uri.getHost();
     this.failoverWaitMillis = HotStandbyKeys.CLIENT_FAILOVER_WAIT.get(conf);
     this.probeIntervalMillis = HotStandbyKeys.CLIENT_PROBE_INTERVAL.get(conf);
+    this.completeReaskMillis = HotStandbyKeys.CLIENT_COMPLETE_REASK.get(conf);
+    this.handedOut = new ArrayList<>(Collections.nCopies(proxies.size(), null));
     this.tracker = ActiveNameNodeTrackerHandle.open(conf, nameservice);
   }
 
@@ -92,14 +107,32 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     synchronized (this) {
       if (r != null && r.isActive() && r != outdated) {
         int i = indexOf(r);
-        if (i >= 0) {
+        if (i >= 0 && i != currentIndex) {
+          if (c != null) {
+            lastFailoverNanos = System.nanoTime(); // ZooKeeper moved this client before any call failed
+          }
           currentIndex = i;
         }
       }
-      ProxyInfo<T> proxy = createProxyIfNeeded(proxies.get(currentIndex));
+      ProxyInfo<T> proxy = handOut(currentIndex);
       choice = new Choice<>(r, proxy);
       return proxy;
     }
+  }
+
+  /** NameNode {@code i}'s proxy as calls see it; created once. Callers hold the lock. */
+  private ProxyInfo<T> handOut(int i) {
+    ProxyInfo<T> given = handedOut.get(i);
+    if (given == null) {
+      NNProxyInfo<T> created = createProxyIfNeeded(proxies.get(i));
+      T proxy = completeReaskMillis > 0 && ClientProtocol.class.isAssignableFrom(xface)
+          ? CompleteReasking.wrap(created.proxy, completeReaskMillis, COMPLETE_REASK_STEP_MILLIS,
+              COMPLETE_REASK_WINDOW_MILLIS, () -> lastFailoverNanos)
+          : created.proxy;
+      given = new ProxyInfo<>(proxy, created.proxyInfo);
+      handedOut.set(i, given);
+    }
+    return given;
   }
 
   @Override
@@ -108,7 +141,8 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     synchronized (this) {
       failed = currentIndex;
       for (int i = 0; i < proxies.size(); i++) {
-        if (proxies.get(i).proxy == failedProxy) {
+        ProxyInfo<T> given = handedOut.get(i);
+        if (proxies.get(i).proxy == failedProxy || given != null && given.proxy == failedProxy) {
           failed = i;
         }
       }
@@ -140,6 +174,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
       ActiveRecord seen = tracker.usableRecord();
       outdated = seen != null && indexOf(seen) != currentIndex ? seen : null;
       choice = null;
+      lastFailoverNanos = System.nanoTime();
     }
   }
 
