@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A session ZooKeeper does not accept (refused past {@code maxClientCnxns}, or the quorum unreachable)
  * is closed at once, without the ZooKeeper client's endless reconnecting, and no new one is tried for
- * {@code refusalBackoffMillis} (jittered): a failover then costs the quorum one connection attempt per
- * client JVM, not one a second for as long as the JVM lives. The caller finds the active NameNode another
+ * {@code refusalBackoffMillis} (jittered): a failover then costs the quorum the few connection attempts a
+ * JVM's ZooKeeper client makes within the connect wait and while it closes, not one a second for as long as
+ * the JVM lives. The caller finds the active NameNode another
  * way meanwhile.
  */
 final class ActiveNameNodeTracker implements Closeable {
@@ -49,6 +51,8 @@ final class ActiveNameNodeTracker implements Closeable {
   private final long connectWaitNanos;
   private final long refusalBackoffMillis;
   private final ScheduledFuture<?> idleCheck;
+  /** Given-up sessions whose ZooKeeper client is still closing (and may still dial once). */
+  private final AtomicInteger givenUpClosing = new AtomicInteger();
   /** Guards every field below; waiters wait on it. */
   private final Object lock = new Object();
   private Session session;
@@ -159,6 +163,11 @@ final class ActiveNameNodeTracker implements Closeable {
     }
   }
 
+  /** Whether a given-up session is still closing (tests: its ZooKeeper client may dial once more until then). */
+  boolean givenUpSessionClosing() {
+    return givenUpClosing.get() > 0;
+  }
+
   /**
    * Waits up to {@code timeoutMillis} until the record is active and accepted by {@code wanted}; returns it,
    * or null. Opens a session if none is open. Returns null at once when ZooKeeper cannot serve it: within the
@@ -212,7 +221,15 @@ final class ActiveNameNodeTracker implements Closeable {
       if (refused != null) {
         // Not on the caller's thread: closing a ZooKeeper client that never connected waits for its next
         // failed connection attempt, which a failing-over call must not wait for.
-        IDLE_CLOSER.execute(refused::close);
+        Session closing = refused;
+        givenUpClosing.incrementAndGet();
+        IDLE_CLOSER.execute(() -> {
+          try {
+            closing.close();
+          } finally {
+            givenUpClosing.decrementAndGet();
+          }
+        });
       }
     }
   }

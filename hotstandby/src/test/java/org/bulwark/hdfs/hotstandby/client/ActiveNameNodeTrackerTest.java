@@ -72,8 +72,9 @@ class ActiveNameNodeTrackerTest {
       try (ActiveNameNodeTracker t = tracker(zk.getConnectString(), 10_000)) {
         assertNull(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(r -> true, 120_000)));
         assertFalse(t.sessionOpen());
-        // The refused client is closed on a background thread: let that happen, then count.
-        Thread.sleep(1000);
+        // The refused client is closed on a background thread, and may dial once more while it closes (its
+        // next attempt was already due): let the close finish, then count.
+        Await.until("the given-up session closed", Duration.ofSeconds(30), () -> !t.givenUpSessionClosing());
         long rejected = ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
         Thread.sleep(3000);
         assertEquals(rejected, ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore,
