@@ -2,11 +2,13 @@ package org.bulwark.hdfs.hotstandby;
 
 import java.io.File;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,14 @@ final class ProcessFailoverRuns {
   private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
   /** Pause between a client's calls, so eight clients leave the NameNodes their CPU (and 5 ms is the resolution). */
   private static final long CLIENT_PAUSE_MICROS = 5000;
+  /**
+   * A failure comes at a seeded random moment up to this long after the standby is ready, not at once:
+   * the standby's joining the election is ZooKeeper traffic that the leader's session sees, and a failure
+   * right after it makes that session expire a whole timeout later, never sooner, which no host failure
+   * in production is timed to do. Twins draw the same delays.
+   */
+  private static final int MAX_FAILURE_DELAY_MILLIS = 1000;
+  private static final long FAILURE_DELAY_SEED = 20261126L;
   /**
    * With {@code -Dbench.failover.settledCoreShare=0.1}, each failover waits until the standby's process used
    * under that share of one core over a second (a standby in production has run for days; one restarted
@@ -102,6 +112,7 @@ final class ProcessFailoverRuns {
   private final long gracefulFenceMillis;
   private final long clientRpcTimeoutMillis;
   private boolean defaultIpcRetries;
+  private final Random failureDelays = new Random(FAILURE_DELAY_SEED);
 
   ProcessFailoverRuns(File dir, ControllerKind kind, Failure failure, int runs, long gracefulFenceMillis,
       long clientRpcTimeoutMillis) {
@@ -200,7 +211,10 @@ final class ProcessFailoverRuns {
     awaitSettled(ha.nameNode(other));
     long ready = System.nanoTime();
     Await.until(name() + ": every client served", WAIT, () -> clients.stream().allMatch(c -> c.lastSuccess() > ready));
+    TimeUnit.MILLISECONDS.sleep(failureDelays.nextInt(MAX_FAILURE_DELAY_MILLIS + 1));
     long failed = System.nanoTime();
+    // Wall-clock, to read the daemons' logs and ZooKeeper's session expiry against.
+    System.out.println(name() + ": " + ProcessHaCluster.id(active) + " fails at " + LocalTime.now());
     switch (failure) {
       case PROCESS:
         ha.killNameNode(active);
