@@ -18,6 +18,7 @@ import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider
 import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
 import org.apache.hadoop.hdfs.server.namenode.ha.RequestHedgingProxyProvider;
 import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
+import org.bulwark.hdfs.hotstandby.warmup.ActiveStateWarmup;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.DaemonProcess;
 
@@ -50,6 +51,11 @@ final class ProcessFailoverRuns {
    * transition is no faster, so by default (1) nothing waits.
    */
   private static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
+  /**
+   * With {@code -Dbench.failover.warmup=true} every NameNode runs {@link ActiveStateWarmup}
+   * ({@code dfs.namenode.plugins}), under either controller: a NameNode setting, so twins share it.
+   */
+  static final boolean NAMENODE_WARMUP = Boolean.getBoolean("bench.failover.warmup");
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
 
   /** How the active NameNode fails. */
@@ -160,6 +166,9 @@ final class ProcessFailoverRuns {
     // (measured: a 22 s failover); 0 turns that off, the strongest setting for the stock peer.
     conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
     conf.setLong("ipc.client.rpc-timeout.ms", clientRpcTimeoutMillis);
+    if (NAMENODE_WARMUP) {
+      conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
+    }
   }
 
   /**

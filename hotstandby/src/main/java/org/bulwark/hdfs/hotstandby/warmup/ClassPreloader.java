@@ -1,0 +1,80 @@
+package org.bulwark.hdfs.hotstandby.warmup;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Loads a list of classes ahead of need. Protocol-buffer classes are initialised too (their static
+ * initialisers build descriptors and default instances, the costly part, and have no other effect); any
+ * other class is only loaded, so no NameNode code runs early. A name the class path lacks (another Hadoop
+ * line) is counted and skipped.
+ */
+final class ClassPreloader {
+  /** What one pass loaded. */
+  static final class Result {
+    final int listed;
+    final int loaded;
+    final int missing;
+    final long millis;
+
+    Result(int listed, int loaded, int missing, long millis) {
+      this.listed = listed;
+      this.loaded = loaded;
+      this.missing = missing;
+      this.millis = millis;
+    }
+
+    @Override
+    public String toString() {
+      return loaded + " of " + listed + " classes loaded (" + missing + " not on this class path) in " + millis + " ms";
+    }
+  }
+
+  private ClassPreloader() {
+  }
+
+  /** Class names, one per line; blank lines and lines starting with '#' are skipped. */
+  static List<String> readNames(InputStream in) throws IOException {
+    List<String> names = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        String name = line.trim();
+        if (!name.isEmpty() && !name.startsWith("#")) {
+          names.add(name);
+        }
+      }
+    }
+    return names;
+  }
+
+  /** Loads {@code names} through {@code loader}; stops early, with what it did so far, when interrupted. */
+  static Result load(List<String> names, ClassLoader loader) {
+    long start = System.nanoTime();
+    int loaded = 0;
+    int missing = 0;
+    for (String name : names) {
+      if (Thread.currentThread().isInterrupted()) {
+        break;
+      }
+      try {
+        Class.forName(name, isProtocolBuffer(name), loader);
+        loaded++;
+      } catch (ClassNotFoundException | LinkageError e) {
+        missing++;
+      }
+    }
+    return new Result(names.size(), loaded, missing, (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /** Hadoop's generated protocol-buffer classes: {@code ...Protos} and the classes nested in them. */
+  static boolean isProtocolBuffer(String name) {
+    int nested = name.indexOf('$');
+    String outer = nested < 0 ? name : name.substring(0, nested);
+    return outer.endsWith("Protos");
+  }
+}

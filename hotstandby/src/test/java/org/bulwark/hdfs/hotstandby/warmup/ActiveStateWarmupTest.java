@@ -1,0 +1,70 @@
+package org.bulwark.hdfs.hotstandby.warmup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.util.VersionInfo;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The warm-up list loads on the Hadoop line under test, and the plugin starts inside a real NameNode. */
+@Tag("compat")
+class ActiveStateWarmupTest {
+  @Test
+  void theRecordedListLoadsOnThisHadoopLine() throws Exception {
+    List<String> names;
+    try (InputStream in = ActiveStateWarmup.class.getResourceAsStream(ActiveStateWarmup.CLASS_LIST)) {
+      assertNotNull(in, "the class list is packaged beside the plugin");
+      names = ClassPreloader.readNames(in);
+    }
+    assertTrue(names.size() > 400, "recorded from a transition: " + names.size());
+    assertTrue(names.stream().allMatch(n -> n.startsWith("org.apache.hadoop.")), "Hadoop's classes only");
+    ClassPreloader.Result r = ClassPreloader.load(names, getClass().getClassLoader());
+    System.out.println("Hadoop " + VersionInfo.getVersion() + ": " + r);
+    assertEquals(names.size(), r.loaded + r.missing);
+    if (VersionInfo.getVersion().startsWith("3.4.")) {
+      assertEquals(0, r.missing, "recorded on 3.4.3: " + r);
+    } else {
+      assertTrue(r.missing * 10 <= r.listed, "most of the list exists on every line: " + r);
+    }
+  }
+
+  @Test
+  void onlyProtocolBuffersAreInitialisedAndUnknownNamesAreSkipped() throws Exception {
+    assertTrue(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.protocol.proto.HdfsProtos$BlockProto"));
+    assertTrue(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.qjournal.protocol.QJournalProtocolProtos"));
+    assertFalse(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.server.namenode.LeaseManager$Monitor"));
+    List<String> names = ClassPreloader.readNames(new ByteArrayInputStream(
+        "# a comment\n\norg.apache.hadoop.hdfs.server.namenode.LeaseManager$Monitor\norg.example.Nothing\n"
+            .getBytes(StandardCharsets.UTF_8)));
+    assertEquals(Arrays.asList("org.apache.hadoop.hdfs.server.namenode.LeaseManager$Monitor", "org.example.Nothing"), names);
+    ClassPreloader.Result r = ClassPreloader.load(names, getClass().getClassLoader());
+    assertEquals(1, r.loaded);
+    assertEquals(1, r.missing);
+  }
+
+  @Test
+  void aNameNodeStartsWithThePluginAndItsWarmUpFinishes() throws Exception {
+    HdfsConfiguration conf = new HdfsConfiguration();
+    conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
+    try (MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build()) {
+      cluster.waitActive();
+      ActiveStateWarmup standalone = new ActiveStateWarmup();
+      standalone.start(cluster.getNameNode());
+      ClassPreloader.Result r = standalone.awaitResult(60_000);
+      standalone.close();
+      assertNotNull(r, "the warm-up finished");
+      assertTrue(r.loaded > 0, r.toString());
+    }
+  }
+}
