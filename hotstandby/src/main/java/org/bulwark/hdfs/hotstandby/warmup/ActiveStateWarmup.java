@@ -40,14 +40,19 @@ public final class ActiveStateWarmup implements ServicePlugin {
     thread.start();
   }
 
-  private void warm() {
+  /** The recorded class names packaged beside this class. */
+  static List<String> classList() throws IOException {
     try (InputStream in = ActiveStateWarmup.class.getResourceAsStream(CLASS_LIST)) {
       if (in == null) {
-        LOG.warn("Active-state warm-up: {} is missing from the hotstandby jar; nothing loaded", CLASS_LIST);
-        return;
+        throw new IOException(CLASS_LIST + " is missing from the hotstandby jar");
       }
-      List<String> names = ClassPreloader.readNames(in);
-      result = ClassPreloader.load(names, ActiveStateWarmup.class.getClassLoader());
+      return ClassPreloader.readNames(in);
+    }
+  }
+
+  private void warm() {
+    try {
+      result = ClassPreloader.load(classList(), ActiveStateWarmup.class.getClassLoader());
       LOG.info("Active-state warm-up: {}", result);
     } catch (IOException | RuntimeException e) {
       LOG.warn("Active-state warm-up failed; the first activation loads its classes itself", e);

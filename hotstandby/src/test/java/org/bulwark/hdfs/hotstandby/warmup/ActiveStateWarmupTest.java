@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -22,11 +21,7 @@ import org.junit.jupiter.api.Test;
 class ActiveStateWarmupTest {
   @Test
   void theRecordedListLoadsOnThisHadoopLine() throws Exception {
-    List<String> names;
-    try (InputStream in = ActiveStateWarmup.class.getResourceAsStream(ActiveStateWarmup.CLASS_LIST)) {
-      assertNotNull(in, "the class list is packaged beside the plugin");
-      names = ClassPreloader.readNames(in);
-    }
+    List<String> names = ActiveStateWarmup.classList();
     assertTrue(names.size() > 400, "recorded from a transition: " + names.size());
     assertTrue(names.stream().allMatch(n -> n.startsWith("org.apache.hadoop.")), "Hadoop's classes only");
     ClassPreloader.Result r = ClassPreloader.load(names, getClass().getClassLoader());
@@ -40,7 +35,7 @@ class ActiveStateWarmupTest {
   }
 
   @Test
-  void onlyProtocolBuffersAreInitialisedAndUnknownNamesAreSkipped() throws Exception {
+  void protocolBuffersAreRecognisedAndUnknownNamesAreSkipped() throws Exception {
     assertTrue(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.protocol.proto.HdfsProtos$BlockProto"));
     assertTrue(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.qjournal.protocol.QJournalProtocolProtos"));
     assertFalse(ClassPreloader.isProtocolBuffer("org.apache.hadoop.hdfs.server.namenode.LeaseManager$Monitor"));
@@ -54,7 +49,7 @@ class ActiveStateWarmupTest {
   }
 
   @Test
-  void aNameNodeStartsWithThePluginAndItsWarmUpFinishes() throws Exception {
+  void aNameNodeStartsWithThePluginConfiguredAndAWarmUpRunsToItsEnd() throws Exception {
     HdfsConfiguration conf = new HdfsConfiguration();
     conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     try (MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf).numDataNodes(0).build()) {
