@@ -22,7 +22,6 @@ import org.bulwark.hdfs.balancer.BalancerLauncher;
 import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
-import org.bulwark.hdfs.testkit.Utilisation;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,13 +50,7 @@ class AvailabilityBalancerClusterTest {
       assertEquals(0, exit, console);
       assertTrue(console.contains("The cluster is balanced. Exiting..."), console);
 
-      data.awaitMovesSettled();
-      Utilisation after = data.settledUtilisation();
-      double mean = after.dataNodes().stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
-          / after.dataNodes().stream().mapToLong(Utilisation.Entry::capacity).sum();
-      for (Utilisation.Entry e : after.dataNodes()) {
-        assertTrue(Math.abs(e.percent() - mean) <= 10, e + " vs mean " + mean + "\n" + console);
-      }
+      data.assertSettledWithinThreshold(10, console);
       data.verifyAll();
       Map<Integer, Integer> racksAfter = data.blocksByRacks();
       assertEquals(racksBefore.values().stream().mapToInt(i -> i).sum(),

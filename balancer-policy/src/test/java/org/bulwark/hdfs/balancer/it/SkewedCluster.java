@@ -85,6 +85,27 @@ final class SkewedCluster {
   }
 
   /**
+   * Asserts that, once the moves settled, every DataNode's utilisation is within {@code threshold}
+   * points of the capacity-weighted average, give or take one block of that node's capacity. The
+   * balancer stops when its last look at the DataNodes' reports is within the threshold, as the stock
+   * one does; a move's source deletion or target report that lands after that look shifts a node by
+   * a block, so a settled node may sit that much past the band the balancer saw it in.
+   */
+  void assertSettledWithinThreshold(double threshold, String context) throws Exception {
+    awaitMovesSettled();
+    List<Utilisation.Entry> nodes = settledUtilisation().dataNodes();
+    double mean = nodes.stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
+        / nodes.stream().mapToLong(Utilisation.Entry::capacity).sum();
+    long blockSize = cluster.conf().getLong("dfs.blocksize", 0);
+    for (Utilisation.Entry e : nodes) {
+      double band = threshold + 100.0 * blockSize / e.capacity();
+      if (Math.abs(e.percent() - mean) > band) {
+        throw new AssertionError(e + " is more than " + band + " points from the average " + mean + "\n" + context);
+      }
+    }
+  }
+
+  /**
    * Waits until the moves are over: no excess replica left or waiting for deletion in any
    * namespace, and the DataNodes' reported use steady across two heartbeats.
    */

@@ -4,10 +4,8 @@ import static org.bulwark.hdfs.balancer.it.SkewedCluster.MB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import java.util.Map;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
-import org.bulwark.hdfs.testkit.Utilisation;
 import org.junit.jupiter.api.Test;
 
 /** {@code -spreadRacks}: on a balanced cluster, rack-adding moves only, bounded, inside the band. */
@@ -36,13 +34,7 @@ class SpreadRacksTest {
       assertTrue(after.getOrDefault(3, 0) >= 70, "most blocks now on 3 racks: " + after + "\n" + second.console);
       assertEquals(0, after.getOrDefault(1, 0));
 
-      Utilisation u = data.settledUtilisation();
-      List<Utilisation.Entry> nodes = u.dataNodes();
-      double mean = nodes.stream().mapToLong(Utilisation.Entry::used).sum() * 100.0
-          / nodes.stream().mapToLong(Utilisation.Entry::capacity).sum();
-      for (Utilisation.Entry e : nodes) {
-        assertTrue(Math.abs(e.percent() - mean) <= 10, e + " left the band around " + mean);
-      }
+      data.assertSettledWithinThreshold(10, second.console);
       data.verifyAll();
     }
   }
