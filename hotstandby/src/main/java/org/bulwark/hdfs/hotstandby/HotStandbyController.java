@@ -33,6 +33,7 @@ import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.hotstandby.controller.LocalNameNode;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.election.LeaderElection;
+import org.bulwark.hdfs.hotstandby.fencing.LocalExitWitness;
 import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
 import org.bulwark.hdfs.hotstandby.health.HealthMonitor;
 import org.bulwark.hdfs.hotstandby.rpc.FailoverRpcServer;
@@ -61,6 +62,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. Filled before any thread starts. */
   private final Map<String, HealthMonitor> peers = new HashMap<>();
   private BlockReportTrigger blockReports;
+  private LocalExitWitness exitWitness;
   private FailoverRpcServer rpc;
   private ControllerMetrics metrics;
   private LocalNameNode nameNode;
@@ -171,6 +173,10 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       });
       loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
       holder[0] = loop;
+      if (HotStandbyKeys.WITNESS_LOCAL_EXIT.get(conf)) {
+        exitWitness = LocalExitWitness.forAddress(target.getAddress(), ns + "." + nn);
+        loop.witnessExits(exitWitness);
+      }
       haltAfterActivationStepForTests(loop);
       if (HotStandbyKeys.TRIGGER_BLOCK_REPORTS.get(conf)) {
         blockReports = new BlockReportTrigger(conf, NetUtils.createSocketAddr(nameNode.rpcAddress()), target.getAddress(),
@@ -290,6 +296,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     }
     closeQuietly(rpc);
     closeQuietly(loop);
+    closeQuietly(exitWitness);
     closeQuietly(blockReports);
     closeQuietly(election);
     if (metrics != null) {

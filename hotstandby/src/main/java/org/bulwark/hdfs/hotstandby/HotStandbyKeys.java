@@ -40,6 +40,12 @@ public final class HotStandbyKeys {
       "Whether each controller also checks the other NameNodes, so that a new leader whose checks of the previous "
       + "active went unanswered for longer than the graceful timeout runs the fencing methods at once instead of "
       + "waiting that timeout in vain (a hung NameNode, a vanished host).");
+  public static final ConfigKey<Boolean> WITNESS_LOCAL_EXIT = ConfigKey.flag(
+      "bulwark.hotstandby.fencing.witness-local-exit", true,
+      "Whether a controller whose NameNode's process ended (seen in /proc on the NameNode's host: the process it "
+      + "found listening on the NameNode's port has exited and nothing listens there) tells the next leader so, "
+      + "which then does not fence that NameNode. Needs Linux and the controller running as the NameNode's user; "
+      + "otherwise, or when false, a failed NameNode is always fenced.");
   public static final ConfigKey<Long> TRANSITION_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.transition-timeout", "60s", 1000,
       "RPC timeout of transitionToActive on the controller's own NameNode.");

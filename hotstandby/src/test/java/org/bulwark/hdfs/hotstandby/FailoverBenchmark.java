@@ -218,6 +218,7 @@ class FailoverBenchmark {
     report.root().put("graceful_fence_timeout_ms", GRACEFUL_FENCE_MS);
     report.root().put("client_rpc_timeout_ms", CLIENT_RPC_TIMEOUT_MS);
     report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
+    report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);
     System.out.println("wrote " + report.write());
     System.out.println(report.root().toPrettyString());

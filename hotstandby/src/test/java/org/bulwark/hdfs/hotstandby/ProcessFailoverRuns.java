@@ -56,6 +56,8 @@ final class ProcessFailoverRuns {
    * ({@code dfs.namenode.plugins}), under either controller: a NameNode setting, so twins share it.
    */
   static final boolean NAMENODE_WARMUP = Boolean.getBoolean("bench.failover.warmup");
+  /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
+  static final boolean WITNESS_EXITS = Boolean.parseBoolean(System.getProperty("bench.failover.witnessExits", "true"));
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
 
   /** How the active NameNode fails. */
@@ -169,6 +171,7 @@ final class ProcessFailoverRuns {
     if (NAMENODE_WARMUP) {
       conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     }
+    conf.setBoolean("bulwark.hotstandby.fencing.witness-local-exit", WITNESS_EXITS);
   }
 
   /**

@@ -1,9 +1,11 @@
 package org.bulwark.hdfs.hotstandby;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.List;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * controller a JVM of its own. The active NameNode's process is killed with kill -9, then the next
  * active one is frozen with kill -STOP (hung); each time the other NameNode becomes active, a client
  * on {@link ZooKeeperFailoverProxyProvider} carries on, and no two NameNodes are ever active together.
+ * The killed NameNode's controller sees its process exit, so the next leader does not fence it; the
+ * frozen one's process lives on, so the next leader runs the fencing methods.
  */
 @Tag("compat")
 class ProcessFailoverTest {
@@ -38,6 +42,10 @@ class ProcessFailoverTest {
         int first = ha.active();
         ha.killNameNode(first);
         Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
+        String afterKill = activation(ha, 1 - first, 1);
+        assertEquals(1, DaemonLog.matching(ha.controller(first).log(), "has exited on this host").size(),
+            "the killed NameNode's controller saw its process exit");
+        assertTrue(afterKill.contains("(nothing to fence)"), afterKill);
         fs.mkdirs(new Path("/after-kill"));
         ha.startNameNode(first);
         ha.awaitState(first, HAServiceState.STANDBY);
@@ -46,10 +54,25 @@ class ProcessFailoverTest {
         assertEquals(1 - first, second);
         ha.freezeNameNode(second);
         Await.until("the frozen NameNode's standby is active", WAIT, () -> ha.active() == first);
+        String afterHang = activation(ha, first, 2);
+        assertTrue(afterHang.contains("(fenced [" + ProcessHaCluster.id(second) + "])"), afterHang);
+        assertEquals(0, DaemonLog.matching(ha.controller(second).log(), "has exited on this host").size(),
+            "a frozen process has not exited");
         fs.mkdirs(new Path("/after-hang"));
         assertEquals(true, fs.exists(new Path("/before")) && fs.exists(new Path("/after-kill")));
       }
       ha.splitBrain.assertNoSplitBrain();
     }
+  }
+
+  /** The {@code n}th activation the controller of NameNode {@code nn} logged, once it has. */
+  private static String activation(ProcessHaCluster ha, int nn, int n) throws Exception {
+    List<String> lines = new java.util.ArrayList<>();
+    Await.until(ProcessHaCluster.id(nn) + "'s controller logged activation " + n, WAIT, () -> {
+      lines.clear();
+      lines.addAll(DaemonLog.matching(ha.controller(nn).log(), " is active, epoch "));
+      return lines.size() >= n;
+    });
+    return lines.get(n - 1);
   }
 }

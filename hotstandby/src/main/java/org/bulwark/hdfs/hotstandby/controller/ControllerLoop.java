@@ -13,6 +13,7 @@ import org.apache.hadoop.ha.ServiceFailedException;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.election.LeaderElection;
 import org.bulwark.hdfs.hotstandby.election.Leadership;
+import org.bulwark.hdfs.hotstandby.fencing.LocalExitWitness;
 import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
 import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
@@ -28,6 +29,11 @@ import org.slf4j.LoggerFactory;
 public final class ControllerLoop implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
   private static final long IDLE_RECHECK_MILLIS = 1000;
+  /**
+   * How long a controller whose NameNode refused its connection waits for the process to finish exiting
+   * (a killed process closes its sockets just before it ends) before it leaves the NameNode to be fenced.
+   */
+  private static final long EXIT_WAIT_MILLIS = 100;
 
   /** What the operator chose for this controller (priorities, fail-back, delays). */
   public static final class Settings {
@@ -61,6 +67,8 @@ public final class ControllerLoop implements Closeable {
   private final LongSupplier clock;
   private final Thread thread;
   private volatile Activation.StepListener steps = step -> { };
+  /** Sees this NameNode's process exit, on its host; null when it cannot. */
+  private volatile LocalExitWitness exitWitness;
   private volatile ActivityListener activity = new ActivityListener() { };
 
   /** Told, on the loop's thread, when this controller's NameNode became active and when it stopped being so. */
@@ -108,6 +116,14 @@ public final class ControllerLoop implements Closeable {
     this.thread.setDaemon(true);
   }
 
+  /**
+   * Lets this controller tell the next leader that its NameNode's process exited (set before {@link #start}),
+   * so it is not fenced again.
+   */
+  public void witnessExits(LocalExitWitness witness) {
+    exitWitness = witness;
+  }
+
   /** Who is told when this controller's NameNode becomes active or stops being so (one listener). */
   public void onActivity(ActivityListener listener) {
     activity = listener;
@@ -144,6 +160,10 @@ public final class ControllerLoop implements Closeable {
     }
     health = report;
     healthReports++;
+    LocalExitWitness witness = exitWitness;
+    if (witness != null && report.health().answers()) {
+      witness.answered();
+    }
     wake();
   }
 
@@ -439,7 +459,22 @@ public final class ControllerLoop implements Closeable {
     LOG.warn("{} gives up the leadership at once: {}", nameNode, why.reason());
     Leadership l = leadership;
     leadership = null;
-    election.release(l, published == null ? null : published.failedAt(healthChangedAt));
+    ActiveRecord lastWord = null;
+    if (published != null) {
+      LocalExitWitness witness = exitWitness;
+      long wait = health.health() == NameNodeHealth.GONE ? EXIT_WAIT_MILLIS : 0;
+      long asked = clock.getAsLong();
+      String exited = witness == null ? null : witness.exitedProcess(wait);
+      if (exited != null) {
+        LOG.info("The process of NameNode {} ({}) has exited on this host (checked in {} ms): the next leader has "
+            + "nothing to fence", nameNode, exited, clock.getAsLong() - asked);
+        metrics.exitsWitnessed.incr();
+        lastWord = published.exited(healthChangedAt);
+      } else {
+        lastWord = published.failedAt(healthChangedAt);
+      }
+    }
+    election.release(l, lastWord);
     published = null;
   }
 

@@ -27,6 +27,7 @@ public final class ControllerMetrics implements MetricsSource {
   final MutableCounterLong fencingFailures;
   final MutableCounterLong gracefulFencings;
   final MutableCounterLong methodFencings;
+  final MutableCounterLong exitsWitnessed;
   final MutableCounterLong reconcileErrors;
   final MutableGaugeLong epoch;
   final MutableGaugeLong lastDetectionMillis;
@@ -47,6 +48,8 @@ public final class ControllerMetrics implements MetricsSource {
         "Previous active NameNodes that went to standby when this controller asked, before it made its own active", 0L);
     methodFencings = registry.newCounter("MethodFencings",
         "Previous active NameNodes fenced by dfs.ha.fencing.methods before this controller made its own active", 0L);
+    exitsWitnessed = registry.newCounter("ExitsWitnessed",
+        "Times this controller gave up the leadership after seeing its NameNode's process exit: nothing to fence", 0L);
     reconcileErrors = registry.newCounter("DecisionErrors",
         "Decisions that failed with an error (ZooKeeper or NameNode unreachable) and were retried after a back-off", 0L);
     epoch = registry.newGauge("Epoch", "Leader epoch of the last election this controller won", 0L);

@@ -9,8 +9,9 @@ import java.util.Properties;
 /**
  * The active-NameNode record a leader publishes and clients read: which NameNode of a nameservice is
  * (or last was) active, its addresses, the leader epoch and since when. {@link State#RELINQUISHED}
- * means the NameNode went to standby by itself (resignation, manual failover): the next leader need
- * not fence it, and clients wait for the next record rather than calling it. {@code failedAt} is when
+ * means the NameNode went to standby by itself (resignation, manual failover), {@link State#EXITED}
+ * that its controller saw its process end on its host: either way the next leader need not fence it,
+ * and clients wait for the next record rather than calling it. {@code failedAt} is when
  * the resigning controller saw its NameNode fail (0 if it did not), from which the next leader
  * derives the failure-detection time.
  *
@@ -18,7 +19,13 @@ import java.util.Properties;
  */
 public final class ActiveRecord {
   /** Whether the named NameNode is serving as active. */
-  public enum State { ACTIVE, RELINQUISHED }
+  public enum State {
+    ACTIVE,
+    /** It went to standby by itself. */
+    RELINQUISHED,
+    /** Its process ended; its controller saw that on the NameNode's own host. */
+    EXITED
+  }
 
   private final String nameservice;
   private final String nameNodeId;
@@ -47,6 +54,20 @@ public final class ActiveRecord {
   public ActiveRecord relinquished() {
     return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, since,
         State.RELINQUISHED, failedAt);
+  }
+
+  /**
+   * This record once its controller saw the NameNode fail at {@code failedAtMillis} and its process
+   * exit: nothing left to fence.
+   */
+  public ActiveRecord exited(long failedAtMillis) {
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, since,
+        State.EXITED, failedAtMillis);
+  }
+
+  /** Whether the next leader need not fence the NameNode: it went to standby, or its process is gone. */
+  public boolean needsNoFencing() {
+    return state == State.RELINQUISHED || state == State.EXITED;
   }
 
   /** This record once its controller saw the NameNode fail at {@code failedAtMillis}: still to be fenced. */
@@ -107,7 +128,7 @@ public final class ActiveRecord {
     try {
       return State.valueOf(v);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("active-NameNode record has 'state=" + v + "', expected ACTIVE or RELINQUISHED", e);
+      throw new IllegalArgumentException("active-NameNode record has 'state=" + v + "', expected ACTIVE, RELINQUISHED or EXITED", e);
     }
   }
 

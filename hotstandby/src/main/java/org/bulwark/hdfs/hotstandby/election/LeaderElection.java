@@ -340,13 +340,14 @@ public final class LeaderElection implements Closeable {
   /**
    * Gives up the lock; with {@code lastWord} (the record as the NameNode is left) written in the same
    * transaction when {@code l} is still the latest leadership. A last word saying the NameNode was
-   * {@linkplain ActiveRecord.State#RELINQUISHED relinquished} (it went to standby) also empties the
-   * breadcrumb: the next leader has nothing to fence. Otherwise the breadcrumb keeps naming it.
+   * {@linkplain ActiveRecord.State#RELINQUISHED relinquished} (it went to standby) or that its process
+   * {@linkplain ActiveRecord.State#EXITED exited} also empties the breadcrumb: the next leader has
+   * nothing to fence. Otherwise the breadcrumb keeps naming it.
    */
   public void release(Leadership l, ActiveRecord lastWord) throws Exception {
     if (l != null && lastWord != null) {
       try {
-        if (lastWord.state() == ActiveRecord.State.RELINQUISHED) {
+        if (lastWord.needsNoFencing()) {
           client.transaction().forOperations(
               client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()),
               client.transactionOp().setData().forPath(paths.active(), lastWord.encode()),

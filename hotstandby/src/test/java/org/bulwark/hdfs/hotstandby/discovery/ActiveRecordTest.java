@@ -21,6 +21,12 @@ class ActiveRecordTest {
     assertTrue(failed.isActive(), "a failed NameNode is still to be fenced");
     ActiveRecord left = record.relinquished();
     assertFalse(ActiveRecord.decode(left.encode()).isActive());
+    assertTrue(left.needsNoFencing());
+    ActiveRecord exited = record.exited(456);
+    assertEquals(exited, ActiveRecord.decode(exited.encode()));
+    assertFalse(exited.isActive(), "clients do not call a NameNode whose process ended");
+    assertTrue(exited.needsNoFencing());
+    assertFalse(failed.needsNoFencing());
   }
 
   @Test
@@ -40,7 +46,7 @@ class ActiveRecordTest {
     assertEquals("active-NameNode record has 'epoch=x', not a number", assertThrows(IllegalArgumentException.class,
         () -> ActiveRecord.decode(("nameservice=ns1\nnamenode=nn1\nrpc=h:1\nepoch=x\nsince=1\nstate=ACTIVE\n")
             .getBytes(StandardCharsets.UTF_8))).getMessage());
-    assertEquals("active-NameNode record has 'state=LEADER', expected ACTIVE or RELINQUISHED",
+    assertEquals("active-NameNode record has 'state=LEADER', expected ACTIVE, RELINQUISHED or EXITED",
         assertThrows(IllegalArgumentException.class, () -> ActiveRecord.decode(
             ("nameservice=ns1\nnamenode=nn1\nrpc=h:1\nepoch=1\nsince=1\nstate=LEADER\n").getBytes(StandardCharsets.UTF_8)))
             .getMessage());

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -241,6 +242,28 @@ class LeaderElectionTest {
     awaitLeader("nn2", a, b);
     assertTrue(b.election().iLead());
     assertFalse(a.election().iLead());
+  }
+
+  @Test
+  void aNameNodeSeenExitingIsNotFencedByTheNextLeaderOneSeenFailingIs() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = a.election().acquire();
+    ActiveRecord first = record("nn1", la.epoch(), 1000);
+    assertTrue(a.election().publish(la, first));
+    a.election().release(la, first.failedAt(1500));
+    awaitLeader(null, a, b);
+    Leadership lb = b.election().acquire();
+    assertEquals(Collections.singleton("nn1"), lb.toFence(), "a failed NameNode may still serve: fence it");
+
+    assertTrue(b.election().fenced(lb));
+    ActiveRecord second = record("nn2", lb.epoch(), 2000);
+    assertTrue(b.election().publish(lb, second));
+    b.election().release(lb, second.exited(2500));
+    assertEquals(ActiveRecord.State.EXITED, a.election().readActiveRecord().state());
+    awaitLeader(null, a, b);
+    Leadership again = a.election().acquire();
+    assertTrue(again.toFence().isEmpty(), "its process ended: nothing to fence " + again.toFence());
   }
 
   @Test

@@ -1,0 +1,188 @@
+package org.bulwark.hdfs.hotstandby.fencing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * This host's processes as Linux's {@code /proc} shows them: which process listens on a TCP port, and
+ * whether a process is still the one that was found (its start time tells a reused pid apart). Every
+ * read that is refused (another user's process) or races a process's exit counts as "not found".
+ */
+final class ProcessTable {
+  /** A process, named by its pid and its start time in clock ticks since boot. */
+  static final class Process {
+    final long pid;
+    final long startTicks;
+
+    Process(long pid, long startTicks) {
+      this.pid = pid;
+      this.startTicks = startTicks;
+    }
+
+    @Override
+    public String toString() {
+      return "pid " + pid;
+    }
+  }
+
+  /** What {@code /proc/<pid>/stat} says of a process: its state letter and start time. */
+  static final class Stat {
+    final char state;
+    final long startTicks;
+
+    Stat(char state, long startTicks) {
+      this.state = state;
+      this.startTicks = startTicks;
+    }
+
+    /** Zombie or dead: it runs no code and holds no socket or file, only its exit status. */
+    boolean finished() {
+      return state == 'Z' || state == 'X' || state == 'x';
+    }
+  }
+
+  private final Path proc;
+
+  ProcessTable(Path proc) {
+    this.proc = proc;
+  }
+
+  /** The table of the running system. */
+  static ProcessTable system() {
+    return new ProcessTable(Paths.get("/proc"));
+  }
+
+  /** Whether this system has a {@code /proc} to read (Linux). */
+  boolean readable() {
+    return Files.isReadable(proc.resolve("net").resolve("tcp"));
+  }
+
+  /** Socket inodes listening on {@code port}, IPv4 and IPv6, any local address. */
+  Set<Long> listeners(int port) throws IOException {
+    Set<Long> inodes = new HashSet<>();
+    for (String table : new String[] {"tcp", "tcp6"}) {
+      Path p = proc.resolve("net").resolve(table);
+      if (Files.exists(p)) {
+        inodes.addAll(listeningInodes(Files.readAllLines(p, StandardCharsets.US_ASCII), port));
+      }
+    }
+    return inodes;
+  }
+
+  /**
+   * The one process holding every socket in {@code inodes}, found by reading each process's file
+   * descriptors; null when none can be read or they belong to more than one process.
+   */
+  Process owner(Set<Long> inodes) throws IOException {
+    if (inodes.isEmpty()) {
+      return null;
+    }
+    Set<String> links = new HashSet<>();
+    for (long inode : inodes) {
+      links.add("socket:[" + inode + "]");
+    }
+    List<Long> owners = new ArrayList<>();
+    try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, "[0-9]*")) {
+      for (Path dir : pids) {
+        if (holdsAny(dir.resolve("fd"), links)) {
+          owners.add(Long.parseLong(dir.getFileName().toString()));
+        }
+      }
+    }
+    if (owners.size() != 1) {
+      return null;
+    }
+    Stat stat = stat(owners.get(0));
+    return stat == null || stat.finished() ? null : new Process(owners.get(0), stat.startTicks);
+  }
+
+  /** The process's state and start time, or null when there is no such process any more. */
+  Stat stat(long pid) throws IOException {
+    try {
+      return parseStat(new String(Files.readAllBytes(proc.resolve(Long.toString(pid)).resolve("stat")),
+          StandardCharsets.US_ASCII));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /** Whether {@code p} no longer runs: no such pid, another process under its pid, or finished. */
+  boolean exited(Process p) throws IOException {
+    Stat s = stat(p.pid);
+    return s == null || s.startTicks != p.startTicks || s.finished();
+  }
+
+  private static boolean holdsAny(Path fds, Set<String> links) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(fds)) {
+      for (Path fd : entries) {
+        try {
+          if (links.contains(Files.readSymbolicLink(fd).toString())) {
+            return true;
+          }
+        } catch (IOException | SecurityException e) {
+          // closed meanwhile
+        }
+      }
+    } catch (IOException | SecurityException e) {
+      // another user's process, or it exited meanwhile
+    }
+    return false;
+  }
+
+  /**
+   * Inodes of the sockets in LISTEN state (0A) on {@code port} in a {@code /proc/net/tcp} or {@code tcp6}
+   * table: {@code sl local_address rem_address st ... uid timeout inode}, the address as hex ip:port.
+   */
+  static Set<Long> listeningInodes(List<String> lines, int port) {
+    Set<Long> inodes = new HashSet<>();
+    String hexPort = String.format(Locale.ROOT, ":%04X ", port);
+    for (String line : lines) {
+      // A busy host lists thousands of sockets: split only the lines that name the port (the kernel writes
+      // upper-case hex).
+      if (line.indexOf(hexPort) < 0) {
+        continue;
+      }
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 10 || !f[0].endsWith(":") || !"0A".equals(f[3])) {
+        continue;
+      }
+      if (f[1].toUpperCase(Locale.ROOT).endsWith(hexPort.trim())) {
+        try {
+          long inode = Long.parseLong(f[9]);
+          if (inode != 0) {
+            inodes.add(inode);
+          }
+        } catch (NumberFormatException e) {
+          // not a socket line
+        }
+      }
+    }
+    return inodes;
+  }
+
+  /**
+   * Parses {@code /proc/<pid>/stat}: {@code pid (comm) state ppid ...}, the start time its 22nd field.
+   * The command name may hold spaces and parentheses, so fields are counted after its last ')'.
+   */
+  static Stat parseStat(String stat) {
+    int close = stat.lastIndexOf(')');
+    if (close < 0) {
+      throw new IllegalArgumentException("not a /proc stat line: " + stat);
+    }
+    String[] f = stat.substring(close + 1).trim().split("\\s+");
+    if (f.length < 20 || f[0].length() != 1) {
+      throw new IllegalArgumentException("not a /proc stat line: " + stat);
+    }
+    return new Stat(f[0].charAt(0), Long.parseLong(f[19]));
+  }
+}

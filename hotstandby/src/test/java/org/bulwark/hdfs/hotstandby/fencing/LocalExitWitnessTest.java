@@ -1,0 +1,128 @@
+package org.bulwark.hdfs.hotstandby.fencing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link LocalExitWitness} and {@link ProcessTable} on a {@code /proc} tree written by the test: the
+ * witness speaks only when the process it found listening has ended and nothing listens on the port.
+ */
+class LocalExitWitnessTest {
+  private static final int PORT = 8020;
+  private static final String HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode";
+
+  @TempDir
+  Path proc;
+
+  @Test
+  void listeningSocketsOfAPortAreReadFromBothTables() {
+    assertEquals(Collections.singleton(4242L), ProcessTable.listeningInodes(Arrays.asList(HEADER,
+        "   0: 00000000:1F54 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0 100 0 0 10 0",
+        "   1: 0100007F:1F54 0100007F:9C40 01 00000000:00000000 00:00000000 00000000     0        0 5151 1 0 20 4 30 10 -1",
+        "   2: 00000000:1F55 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 6161 1 0 100 0 0 10 0"),
+        PORT), "LISTEN (0A) on port 8020 only, not an established connection nor another port");
+    assertEquals(Collections.singleton(7373L), ProcessTable.listeningInodes(Collections.singletonList(
+        "   0: 00000000000000000000000000000000:1F54 00000000000000000000000000000000:0000 0A 00000000:00000000 "
+            + "00:00000000 00000000     0        0 7373 1 0 100 0 0 10 0"), PORT), "IPv6");
+  }
+
+  @Test
+  void aStatLineIsReadAfterTheCommandNameWhateverItHolds() {
+    ProcessTable.Stat s = ProcessTable.parseStat("4711 (java) (x) y) S 1 4711 4711 0 -1 4194560 1 0 0 0 5 3 0 0 20 0 "
+        + "60 0 987654 123 456");
+    assertEquals('S', s.state);
+    assertEquals(987654L, s.startTicks);
+    assertTrue(ProcessTable.parseStat("9 (z) Z 1 9 9 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0").finished());
+  }
+
+  @Test
+  void aKilledNameNodesExitIsWitnessedOnlyOnceItsProcessEndedAndThePortIsFree() throws Exception {
+    process(100, 'S', 5000, 4242);
+    listening(4242);
+    try (LocalExitWitness w = witness()) {
+      w.answered();
+      Await.until("the NameNode's process found", Duration.ofSeconds(10), () -> w.known() != null);
+      assertEquals(100, w.known().pid);
+      assertNull(w.exitedProcess(0), "alive and listening");
+
+      listening();
+      assertNull(w.exitedProcess(20), "port closed but the process still runs (shutting down)");
+      process(100, 'Z', 5000);
+      assertEquals("pid 100", w.exitedProcess(0), "a zombie has ended");
+      rm(100);
+      assertEquals("pid 100", w.exitedProcess(0), "reaped");
+
+      process(100, 'S', 9000);
+      assertEquals("pid 100", w.exitedProcess(0), "its pid reused by a later process");
+      listening(5555);
+      process(200, 'S', 9100, 5555);
+      assertNull(w.exitedProcess(0), "another process listens on the port (a restarted NameNode)");
+      w.answered();
+      Await.until("the restarted NameNode's process found", Duration.ofSeconds(10),
+          () -> w.known() != null && w.known().pid == 200);
+    }
+  }
+
+  @Test
+  void noEvidenceWhenTheListenerCannotBeToldApart() throws Exception {
+    process(100, 'S', 5000, 4242);
+    process(101, 'S', 5001, 4242);
+    listening(4242);
+    try (LocalExitWitness w = witness()) {
+      w.lookUp();
+      assertNull(w.known(), "two processes hold the socket (a forked child): neither is taken for the NameNode");
+      listening();
+      rm(100);
+      rm(101);
+      assertNull(w.exitedProcess(0), "no process was known: the NameNode is fenced as always");
+    }
+  }
+
+  private LocalExitWitness witness() {
+    ProcessTable table = new ProcessTable(proc);
+    return new LocalExitWitness(table, PORT, () -> !table.listeners(PORT).isEmpty(), "ns1.nn0", System::currentTimeMillis);
+  }
+
+  private void process(long pid, char state, long start, long... sockets) throws IOException {
+    Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
+    Files.write(dir.resolve("stat"), (pid + " (java) " + state + " 1 " + pid + " " + pid
+        + " 0 -1 4194560 1 0 0 0 5 3 0 0 20 0 60 0 " + start + " 123 456\n").getBytes(StandardCharsets.US_ASCII));
+    Path fd = Files.createDirectories(dir.resolve("fd"));
+    int n = 3;
+    for (long inode : sockets) {
+      Files.deleteIfExists(fd.resolve(Integer.toString(n)));
+      Files.createSymbolicLink(fd.resolve(Integer.toString(n++)), Paths.get("socket:[" + inode + "]"));
+    }
+  }
+
+  private void listening(long... inodes) throws IOException {
+    StringBuilder table = new StringBuilder(HEADER).append('\n');
+    int sl = 0;
+    for (long inode : inodes) {
+      table.append(String.format("   %d: 00000000:1F54 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0"
+          + "        0 %d 1 0 100 0 0 10 0%n", sl++, inode));
+    }
+    Files.createDirectories(proc.resolve("net"));
+    Files.write(proc.resolve("net").resolve("tcp"), table.toString().getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private void rm(long pid) throws IOException {
+    Path dir = proc.resolve(Long.toString(pid));
+    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
