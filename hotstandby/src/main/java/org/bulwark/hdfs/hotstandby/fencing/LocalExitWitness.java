@@ -29,6 +29,8 @@ public final class LocalExitWitness implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalExitWitness.class);
   private static final long POLL_MILLIS = 2;
   private static final int CONNECT_TIMEOUT_MILLIS = 100;
+  /** After a lookup that found no process, the next waits this long (it reads every process's descriptors). */
+  static final long LOOKUP_RETRY_MILLIS = 60_000;
 
   /** Whether something accepts connections on the NameNode's port. */
   @FunctionalInterface
@@ -45,6 +47,7 @@ public final class LocalExitWitness implements Closeable {
   private final AtomicBoolean lookingUp = new AtomicBoolean();
   private volatile ProcessTable.Process known;
   private volatile boolean warned;
+  private volatile long nextLookupAt;
 
   LocalExitWitness(ProcessTable table, int port, PortProbe probe, String nameNode, LongSupplier clock) {
     this.table = table;
@@ -92,6 +95,9 @@ public final class LocalExitWitness implements Closeable {
     } catch (IOException e) {
       return;
     }
+    if (p == null && clock.getAsLong() < nextLookupAt) {
+      return;
+    }
     if (lookingUp.compareAndSet(false, true)) {
       try {
         lookups.execute(this::lookUp);
@@ -113,12 +119,16 @@ public final class LocalExitWitness implements Closeable {
       if (found != null) {
         known = found;
         LOG.info("NameNode {} runs as {} on this host", nameNode, found);
-      } else if (!warned) {
+        return;
+      }
+      nextLookupAt = clock.getAsLong() + LOOKUP_RETRY_MILLIS;
+      if (!warned) {
         warned = true;
         LOG.info("Cannot tell which process of this host listens on port {} (NameNode {}; another user's process?): "
             + "it is fenced by the fencing methods whenever it fails", port, nameNode);
       }
     } catch (IOException | RuntimeException e) {
+      nextLookupAt = clock.getAsLong() + LOOKUP_RETRY_MILLIS;
       if (!warned) {
         warned = true;
         LOG.info("Cannot read this host's processes ({}): NameNode {} is fenced by the fencing methods whenever it fails",

@@ -84,16 +84,27 @@ class LocalExitWitnessTest {
     try (LocalExitWitness w = witness()) {
       w.lookUp();
       assertNull(w.known(), "two processes hold the socket (a forked child): neither is taken for the NameNode");
-      listening();
-      rm(100);
       rm(101);
-      assertNull(w.exitedProcess(0), "no process was known: the NameNode is fenced as always");
+      w.answered();
+      Thread.sleep(200);
+      assertNull(w.known(), "a lookup that found nothing is not repeated at every health check");
+      clock[0] += LocalExitWitness.LOOKUP_RETRY_MILLIS;
+      w.answered();
+      Await.until("looked up again after the retry interval", Duration.ofSeconds(10), () -> w.known() != null);
+      assertEquals(100, w.known().pid);
+      rm(100);
+      listening();
+      assertEquals("pid 100", w.exitedProcess(0), "once found, its exit is witnessed");
     }
   }
 
+  /** Added to the witness's clock: the test moves time on. */
+  private final long[] clock = {0};
+
   private LocalExitWitness witness() {
     ProcessTable table = new ProcessTable(proc);
-    return new LocalExitWitness(table, PORT, () -> !table.listeners(PORT).isEmpty(), "ns1.nn0", System::currentTimeMillis);
+    return new LocalExitWitness(table, PORT, () -> !table.listeners(PORT).isEmpty(), "ns1.nn0",
+        () -> System.currentTimeMillis() + clock[0]);
   }
 
   private void process(long pid, char state, long start, long... sockets) throws IOException {
