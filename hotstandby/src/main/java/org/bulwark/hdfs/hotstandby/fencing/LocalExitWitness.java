@@ -84,18 +84,23 @@ public final class LocalExitWitness implements Closeable {
 
   /**
    * The NameNode answered a health check: learns its process if it is not known yet or the known one
-   * has exited (a restarted NameNode), in the background.
+   * has exited (a restarted NameNode), in the background. A known process that has exited is forgotten
+   * at once, so its exit is never taken for the restarted NameNode's.
    */
   public void answered() {
     ProcessTable.Process p = known;
     try {
-      if (p != null && !table.exited(p)) {
-        return;
+      if (p != null) {
+        if (!table.exited(p)) {
+          return;
+        }
+        known = null;
+        nextLookupAt = 0;
       }
     } catch (IOException e) {
       return;
     }
-    if (p == null && clock.getAsLong() < nextLookupAt) {
+    if (clock.getAsLong() < nextLookupAt) {
       return;
     }
     if (lookingUp.compareAndSet(false, true)) {

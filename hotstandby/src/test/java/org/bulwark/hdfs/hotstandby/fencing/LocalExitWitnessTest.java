@@ -70,6 +70,14 @@ class LocalExitWitnessTest {
       listening(5555);
       process(200, 'S', 9100, 5555);
       assertNull(w.exitedProcess(0), "another process listens on the port (a restarted NameNode)");
+      process(201, 'S', 9200, 5555);
+      w.answered();
+      assertNull(w.known(), "the exited process is forgotten once the restarted NameNode answers");
+      w.lookUp();
+      assertNull(w.known(), "two processes hold the new socket: none is known");
+      assertNull(w.exitedProcess(0));
+      rm(201);
+      clock[0] += LocalExitWitness.LOOKUP_RETRY_MILLIS;
       w.answered();
       Await.until("the restarted NameNode's process found", Duration.ofSeconds(10),
           () -> w.known() != null && w.known().pid == 200);
