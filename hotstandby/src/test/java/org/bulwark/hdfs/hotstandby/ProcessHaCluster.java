@@ -188,6 +188,7 @@ final class ProcessHaCluster implements AutoCloseable {
       w.println("log4j.appender.stdout.layout=org.apache.log4j.PatternLayout");
       w.println("log4j.appender.stdout.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{2} (%t) - %m%n");
       w.println("log4j.logger.org.bulwark=INFO");
+      w.println("log4j.logger.org.bulwark.hdfs.hotstandby.health=DEBUG");
       w.println("log4j.logger.org.apache.hadoop.ha=INFO");
       w.println("log4j.logger.org.apache.zookeeper=ERROR");
       w.println("log4j.logger.org.apache.curator=ERROR");

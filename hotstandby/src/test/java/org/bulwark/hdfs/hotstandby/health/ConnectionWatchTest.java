@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.hotstandby.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -72,5 +73,54 @@ class ConnectionWatchTest {
     } finally {
       watch.close();
     }
+  }
+
+  @Test
+  void aRedialDroppedByADyingProcessIsFollowedAtOnceNotAfterThePause() throws Exception {
+    AtomicInteger closed = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
+    ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+    InetSocketAddress address = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+    server.setSoTimeout(30_000); // a watch that waits out its pause fails the test rather than hangs it
+    ConnectionWatch watch = new ConnectionWatch(address, 600_000, closed::incrementAndGet, refused::incrementAndGet, "test");
+    watch.start();
+    try {
+      server.accept().close(); // the process dies: the watched connection closes first...
+      server.accept().close(); // ...the redial is taken and dropped...
+      server.close(); // ...and only then does the port close
+      Await.until("the refusal reported without waiting the 10 min pause", Duration.ofSeconds(30), () -> refused.get() == 1);
+      assertTrue(closed.get() >= 2, "both drops reported: " + closed.get());
+    } finally {
+      watch.close();
+    }
+  }
+
+  @Test
+  void aPortDroppingEveryConnectionIsNotDialledInALoop() throws Exception {
+    AtomicInteger accepted = new AtomicInteger();
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread dropper = new Thread(() -> {
+        while (!server.isClosed()) {
+          try {
+            server.accept().close();
+            accepted.incrementAndGet();
+          } catch (java.io.IOException e) {
+            return;
+          }
+        }
+      });
+      dropper.setDaemon(true);
+      dropper.start();
+      ConnectionWatch watch = new ConnectionWatch(new InetSocketAddress(server.getInetAddress(), server.getLocalPort()), 100,
+          () -> { }, () -> { }, "test");
+      watch.start();
+      try {
+        Thread.sleep(1000);
+      } finally {
+        watch.close();
+      }
+    }
+    // 7 quick redials (1 to 64 ms apart), then one per 100 ms pause: about 17 in a second; a loop makes thousands.
+    assertTrue(accepted.get() >= 2 && accepted.get() <= 40, "connections taken in 1 s: " + accepted.get());
   }
 }
