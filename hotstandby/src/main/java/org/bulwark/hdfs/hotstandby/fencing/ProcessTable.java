@@ -35,14 +35,24 @@ final class ProcessTable {
     }
   }
 
-  /** What {@code /proc/<pid>/stat} says of a process: its state letter and start time. */
+  /** What {@code /proc/<pid>/stat} says of a process: its state letter, kernel flags and start time. */
   static final class Stat {
+    /** The kernel's {@code PF_EXITING}: set when a task starts to exit, before its memory and descriptors go. */
+    private static final long PF_EXITING = 0x4;
+
     final char state;
+    final long flags;
     final long startTicks;
 
-    Stat(char state, long startTicks) {
+    Stat(char state, long flags, long startTicks) {
       this.state = state;
+      this.flags = flags;
       this.startTicks = startTicks;
+    }
+
+    /** On its way out (killed, or exit called): it will not run its own code again. */
+    boolean exiting() {
+      return (flags & PF_EXITING) != 0;
     }
 
     /** Zombie or dead: it runs no code and holds no socket or file, only its exit status. */
@@ -122,6 +132,12 @@ final class ProcessTable {
     return s == null || s.startTicks != p.startTicks || s.finished();
   }
 
+  /** Whether {@code p} is still there but exiting (its memory and descriptors being released). */
+  boolean exiting(Process p) throws IOException {
+    Stat s = stat(p.pid);
+    return s != null && s.startTicks == p.startTicks && !s.finished() && s.exiting();
+  }
+
   private static boolean holdsAny(Path fds, Set<String> links) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(fds)) {
       for (Path fd : entries) {
@@ -171,7 +187,8 @@ final class ProcessTable {
   }
 
   /**
-   * Parses {@code /proc/<pid>/stat}: {@code pid (comm) state ppid ...}, the start time its 22nd field.
+   * Parses {@code /proc/<pid>/stat}: {@code pid (comm) state ppid ...}, the flags its 9th field, the start
+   * time its 22nd.
    * The command name may hold spaces and parentheses, so fields are counted after its last ')'.
    */
   static Stat parseStat(String stat) {
@@ -183,6 +200,6 @@ final class ProcessTable {
     if (f.length < 20 || f[0].length() != 1) {
       throw new IllegalArgumentException("not a /proc stat line: " + stat);
     }
-    return new Stat(f[0].charAt(0), Long.parseLong(f[19]));
+    return new Stat(f[0].charAt(0), Long.parseUnsignedLong(f[6]), Long.parseLong(f[19]));
   }
 }

@@ -45,6 +45,9 @@ class LocalExitWitnessTest {
         + "60 0 987654 123 456");
     assertEquals('S', s.state);
     assertEquals(987654L, s.startTicks);
+    assertEquals(4194560L, s.flags);
+    assertTrue(!s.exiting());
+    assertTrue(ProcessTable.parseStat("9 (z) R 1 9 9 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0").exiting(), "PF_EXITING");
     assertTrue(ProcessTable.parseStat("9 (z) Z 1 9 9 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0").finished());
   }
 
@@ -85,6 +88,32 @@ class LocalExitWitnessTest {
   }
 
   @Test
+  void onlyAProcessOnItsWayOutIsWaitedFor() throws Exception {
+    process(100, 'S', 5000, 4242);
+    listening(4242);
+    try (LocalExitWitness w = witness()) {
+      w.lookUp();
+      listening();
+      long started = System.nanoTime();
+      assertNull(w.exitedProcess(60_000), "alive, not exiting: the port closed, the process runs on");
+      assertTrue(System.nanoTime() - started < 30_000_000_000L, "answered without waiting for an exit that no sign announces");
+
+      processWithFlags(100, 'R', PF_EXITING, 5000);
+      Thread zombie = new Thread(() -> {
+        try {
+          Thread.sleep(100);
+          process(100, 'Z', 5000);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      zombie.start();
+      assertEquals("pid 100", w.exitedProcess(600_000), "exiting: waited for until it had ended");
+      zombie.join();
+    }
+  }
+
+  @Test
   void noEvidenceWhenTheListenerCannotBeToldApart() throws Exception {
     process(100, 'S', 5000, 4242);
     process(101, 'S', 5001, 4242);
@@ -115,10 +144,21 @@ class LocalExitWitnessTest {
         () -> System.currentTimeMillis() + clock[0]);
   }
 
+  /** The kernel flags of a running JVM's main thread, as read on this machine. */
+  private static final long RUNNING = 4194560;
+  private static final long PF_EXITING = RUNNING | 0x4;
+
   private void process(long pid, char state, long start, long... sockets) throws IOException {
+    processWithFlags(pid, state, RUNNING, start, sockets);
+  }
+
+  /** Writes the process's stat whole, as the kernel serves it: the witness may be reading it meanwhile. */
+  private void processWithFlags(long pid, char state, long flags, long start, long... sockets) throws IOException {
     Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
-    Files.write(dir.resolve("stat"), (pid + " (java) " + state + " 1 " + pid + " " + pid
-        + " 0 -1 4194560 1 0 0 0 5 3 0 0 20 0 60 0 " + start + " 123 456\n").getBytes(StandardCharsets.US_ASCII));
+    Path written = Files.write(dir.resolve("stat.new"), (pid + " (java) " + state + " 1 " + pid + " " + pid
+        + " 0 -1 " + flags + " 1 0 0 0 5 3 0 0 20 0 60 0 " + start + " 123 456\n").getBytes(StandardCharsets.US_ASCII));
+    Files.move(written, dir.resolve("stat"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     Path fd = Files.createDirectories(dir.resolve("fd"));
     int n = 3;
     for (long inode : sockets) {
