@@ -198,6 +198,10 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       loop.onConnectionState(org.apache.curator.framework.state.ConnectionState.CONNECTED);
       election.start();
       health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, loop::onHealth, ns + "-" + nn);
+      long witnessPoll = HotStandbyKeys.WITNESS_POLL_INTERVAL.get(conf);
+      if (exitWitness != null && witnessPoll > 0) {
+        exitWitness.watchLeaving(health::processLeaving, witnessPoll);
+      }
       InetSocketAddress rpcAddress = target.getZKFCAddress();
       rpc = new FailoverRpcServer(conf, rpcAddress, loop, manualTimeout);
       rpc.start();

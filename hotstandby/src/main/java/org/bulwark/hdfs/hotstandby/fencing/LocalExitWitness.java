@@ -5,9 +5,10 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -21,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * has ended (not only closed its port; a zombie counts as ended) and nothing else listens on the port.
  * Anything less (another user's process, no {@code /proc}, a process still alive) is no evidence, and
  * the NameNode is fenced as always.
+ *
+ * <p>A process whose every thread is exiting counts as ended: none of them will run the program's code
+ * again. That matters for a killed NameNode with a large heap: the kernel releases its memory before its
+ * descriptors, so its sockets close, and its port refuses, only after that (30 ms for a 100 MB heap, 460 ms
+ * for 6 GB, measured on a 2-core VM); its main thread shows the exit within 2-5 ms. {@link #watchLeaving}
+ * reports that first sign, so the controller need not wait for the sockets.
  *
  * <p>Whether anything listens is asked by connecting, not by reading {@code /proc/net/tcp}: on a busy
  * host that table takes tens of milliseconds to read (measured: 13-27 ms), longer than the fencing it saves.
@@ -43,11 +50,14 @@ public final class LocalExitWitness implements Closeable {
   private final PortProbe probe;
   private final String nameNode;
   private final LongSupplier clock;
-  private final ExecutorService lookups;
+  /** Runs the lookups and the polls of {@link #watchLeaving}, one at a time. */
+  private final ScheduledExecutorService lookups;
   private final AtomicBoolean lookingUp = new AtomicBoolean();
   private volatile ProcessTable.Process known;
   private volatile boolean warned;
   private volatile long nextLookupAt;
+  /** The process whose leaving was last reported: each is reported once. */
+  private volatile ProcessTable.Process leavingReported;
 
   LocalExitWitness(ProcessTable table, int port, PortProbe probe, String nameNode, LongSupplier clock) {
     this.table = table;
@@ -55,7 +65,7 @@ public final class LocalExitWitness implements Closeable {
     this.probe = probe;
     this.nameNode = nameNode;
     this.clock = clock;
-    this.lookups = Executors.newSingleThreadExecutor(r -> {
+    this.lookups = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "exit-witness-" + nameNode);
       t.setDaemon(true);
       return t;
@@ -145,6 +155,31 @@ public final class LocalExitWitness implements Closeable {
   }
 
   /**
+   * Checks every {@code pollMillis} whether the NameNode's known process has begun to exit (its main thread
+   * exiting, a kill's first sign) or has exited, and then calls {@code onLeaving} once for that process. One
+   * small file read per poll.
+   */
+  public void watchLeaving(Runnable onLeaving, long pollMillis) {
+    lookups.scheduleWithFixedDelay(() -> pollLeaving(onLeaving), pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+  }
+
+  void pollLeaving(Runnable onLeaving) {
+    ProcessTable.Process p = known;
+    if (p == null || p == leavingReported) {
+      return;
+    }
+    try {
+      if (table.leaving(p)) {
+        leavingReported = p;
+        LOG.info("The process of NameNode {} ({}) is exiting", nameNode, p);
+        onLeaving.run();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Cannot read the state of {}: {}", p, e.toString());
+    }
+  }
+
+  /**
    * The NameNode's process ("pid N") if it has exited, waiting up to {@code waitMillis} for a process the
    * kernel is tearing down to finish; null when it has not, is not known, or something listens on its
    * port. A process that is not exiting is not waited for: nothing says it will (the controller's own JVM
@@ -158,18 +193,33 @@ public final class LocalExitWitness implements Closeable {
     }
     long deadline = clock.getAsLong() + waitMillis;
     try {
-      while (!table.exited(p)) {
+      while (true) {
+        if (table.exited(p) && refused()) {
+          return p.toString();
+        }
+        if (table.everyThreadExiting(p)) {
+          // Its port may still take connections into the kernel's queue (its memory is released first): no matter.
+          return p + ", every thread exiting";
+        }
         if (clock.getAsLong() >= deadline || !table.exiting(p)) {
           return null;
         }
         Thread.sleep(POLL_MILLIS);
       }
-      return probe.accepting() ? null : p.toString();
     } catch (IOException | RuntimeException e) {
       return null; // no evidence: the NameNode is fenced
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
+    }
+  }
+
+  /** Whether the port refuses connections; a connection taken, or one that timed out, is not a refusal. */
+  private boolean refused() {
+    try {
+      return !probe.accepting();
+    } catch (IOException e) {
+      return false;
     }
   }
 

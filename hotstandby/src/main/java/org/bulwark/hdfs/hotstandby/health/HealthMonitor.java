@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class HealthMonitor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
   private static final HealthReport REFUSED = new HealthReport(NameNodeHealth.GONE, null, "connection refused");
+  private static final HealthReport LEAVING = new HealthReport(NameNodeHealth.GONE, null, "its process is exiting");
 
   private final Configuration conf;
   private final InetSocketAddress address;
@@ -45,6 +46,8 @@ public final class HealthMonitor implements Closeable {
   /** {@link System#nanoTime} when the watch last found the port refusing, 0 if never: see {@link #refused}. */
   private volatile long refusedAt;
   private final Object publishing = new Object();
+  /** Set by {@link #processLeaving}, cleared by the next answer: the NameNode's process is on its way out. */
+  private volatile boolean leaving;
   /** {@link System#nanoTime} at the start of the first check since the NameNode last answered; 0 once it answers. */
   private volatile long unansweredSince;
   private HAServiceProtocol proxy;
@@ -95,6 +98,8 @@ public final class HealthMonitor implements Closeable {
       if (report.health() == NameNodeHealth.UNRESPONSIVE && refused != 0 && refused - started > 0) {
         // The check hung on a connection the dying process had accepted; its port refused since: gone.
         report = REFUSED;
+      } else if (report.health() == NameNodeHealth.UNRESPONSIVE && leaving) {
+        report = LEAVING; // the check timed out or broke on a process being torn down: not a hang
       }
       publish(report);
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
@@ -118,6 +123,15 @@ public final class HealthMonitor implements Closeable {
     refusedAt = System.nanoTime() | 1;
     publish(REFUSED);
     checkNow();
+  }
+
+  /**
+   * The NameNode's process was seen exiting on this host (its sockets close only once the kernel has
+   * released its memory): it is reported gone now, without waiting for them or for a check.
+   */
+  public void processLeaving() {
+    leaving = true;
+    publish(LEAVING);
   }
 
   /** Tells the listener of a change; the checks' thread and the watch's both report. */
@@ -153,10 +167,12 @@ public final class HealthMonitor implements Closeable {
       proxy.monitorHealth();
       HealthReport healthy = new HealthReport(NameNodeHealth.HEALTHY, proxy.getServiceStatus().getState(), null);
       unansweredSince = 0;
+      leaving = false;
       return healthy;
     } catch (Throwable t) {
       if (t instanceof RemoteException) {
         unansweredSince = 0;
+        leaving = false;
       }
       dropProxy();
       return classify(t);

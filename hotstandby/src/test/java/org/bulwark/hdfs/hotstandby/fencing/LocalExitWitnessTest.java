@@ -12,6 +12,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,9 +100,11 @@ class LocalExitWitnessTest {
       assertTrue(System.nanoTime() - started < 30_000_000_000L, "answered without waiting for an exit that no sign announces");
 
       processWithFlags(100, 'R', PF_EXITING, 5000);
+      thread(100, 101, 'S', RUNNING);
       Thread zombie = new Thread(() -> {
         try {
           Thread.sleep(100);
+          rm(100, "task", "101");
           process(100, 'Z', 5000);
         } catch (Exception e) {
           throw new IllegalStateException(e);
@@ -110,6 +113,47 @@ class LocalExitWitnessTest {
       zombie.start();
       assertEquals("pid 100", w.exitedProcess(600_000), "exiting: waited for until it had ended");
       zombie.join();
+    }
+  }
+
+  @Test
+  void aKillIsSeenByItsFirstExitingThreadAndEndsTheProcessOnceEveryThreadExits() throws Exception {
+    process(100, 'S', 5000, 4242);
+    thread(100, 100, 'S', RUNNING);
+    thread(100, 101, 'S', RUNNING);
+    listening(4242);
+    AtomicInteger leaving = new AtomicInteger();
+    try (LocalExitWitness w = witness()) {
+      w.lookUp();
+      w.pollLeaving(leaving::incrementAndGet);
+      assertEquals(0, leaving.get(), "running");
+
+      // kill -9: the main thread has exited, another is still being torn down, the port still listens
+      processWithFlags(100, 'Z', PF_EXITING, 5000);
+      thread(100, 100, 'Z', PF_EXITING);
+      w.pollLeaving(leaving::incrementAndGet);
+      assertEquals(1, leaving.get(), "the main thread's exit is the first sign");
+      w.pollLeaving(leaving::incrementAndGet);
+      assertEquals(1, leaving.get(), "reported once per process");
+      assertNull(w.exitedProcess(0), "one thread still runs the program, and the port still listens");
+
+      thread(100, 101, 'R', PF_EXITING);
+      assertEquals("pid 100, every thread exiting", w.exitedProcess(0),
+          "no thread will run the program again, though its port has not closed yet");
+    }
+  }
+
+  @Test
+  void aMainThreadThatLeftAloneWhileOthersRunIsNotAnExit() throws Exception {
+    process(100, 'S', 5000, 4242);
+    listening(4242);
+    try (LocalExitWitness w = witness()) {
+      w.lookUp();
+      processWithFlags(100, 'Z', PF_EXITING, 5000);
+      thread(100, 100, 'Z', PF_EXITING);
+      thread(100, 101, 'S', RUNNING);
+      listening();
+      assertNull(w.exitedProcess(0), "a program whose main thread ended (pthread_exit) and whose others run on");
     }
   }
 
@@ -167,6 +211,15 @@ class LocalExitWitnessTest {
     }
   }
 
+  /** Thread {@code tid} of process {@code pid}, as {@code /proc/<pid>/task/<tid>/stat} shows it. */
+  private void thread(long pid, long tid, char state, long flags) throws IOException {
+    Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)).resolve("task").resolve(Long.toString(tid)));
+    Path written = Files.write(dir.resolve("stat.new"), (tid + " (java) " + state + " 1 " + pid + " " + pid
+        + " 0 -1 " + flags + " 1 0 0 0 5 3 0 0 20 0 60 0 5000 123 456\n").getBytes(StandardCharsets.US_ASCII));
+    Files.move(written, dir.resolve("stat"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
   private void listening(long... inodes) throws IOException {
     StringBuilder table = new StringBuilder(HEADER).append('\n');
     int sl = 0;
@@ -178,8 +231,11 @@ class LocalExitWitnessTest {
     Files.write(proc.resolve("net").resolve("tcp"), table.toString().getBytes(StandardCharsets.US_ASCII));
   }
 
-  private void rm(long pid) throws IOException {
+  private void rm(long pid, String... under) throws IOException {
     Path dir = proc.resolve(Long.toString(pid));
+    for (String name : under) {
+      dir = dir.resolve(name);
+    }
     try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
       all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

@@ -88,4 +88,17 @@ class HealthMonitorTest {
       assertEquals(1, reports.size(), "one report: " + reports);
     }
   }
+
+  @Test
+  void aProcessSeenExitingIsGoneAndItsUnansweredChecksDoNotMakeItAHang() throws Exception {
+    java.util.List<HealthReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (SilentPort dying = new SilentPort();
+        HealthMonitor monitor = new HealthMonitor(new Configuration(false), dying.address(), 20, 100, reports::add, "dying")) {
+      monitor.processLeaving(); // its sockets still take connections: the kernel is releasing its memory first
+      monitor.start();
+      Await.until("a check timed out", Duration.ofSeconds(30), () -> monitor.unansweredMillis() > 300);
+      assertEquals(NameNodeHealth.GONE, reports.get(0).health(), reports.toString());
+      assertEquals(1, reports.size(), "no hang reported after it: " + reports);
+    }
+  }
 }
