@@ -314,10 +314,14 @@ public final class ControllerLoop implements Closeable {
         .handoffTarget(election.handoffTarget())
         .candidates(election.candidates(now));
     boolean stand = ControllerRules.shouldStand(view.build(), now);
+    // A leader whose NameNode is gone or hung lets go of the lock first: withdrawing its candidacy is a
+    // ZooKeeper write of its own, and one was seen to hold the release back 230-690 ms on a host busy with the kill.
+    boolean releaseFirst = leadership != null
+        && (h.health() == NameNodeHealth.GONE || h.health() == NameNodeHealth.UNRESPONSIVE);
     if (stand && !election.standing()) {
       election.stand(settings.priority);
       view.candidates(election.candidates(now));
-    } else if (!stand && election.standing()) {
+    } else if (!stand && !releaseFirst && election.standing()) {
       election.withdraw();
     }
     if (leadership != null && !election.iLead() && !election.stillLeading(leadership)) {
@@ -356,6 +360,9 @@ public final class ControllerLoop implements Closeable {
         break;
       default:
         break;
+    }
+    if (releaseFirst && !stand && election.standing()) {
+      election.withdraw();
     }
     if (leadership == null && h.state() == HAServiceState.ACTIVE && h.health().answers()
         && step.kind() != Step.Kind.ACQUIRE) {
