@@ -34,6 +34,8 @@ final class ProcessFailoverRuns {
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final Pattern OUR_TRANSITION = Pattern.compile("is active, epoch .* transition (\\d+) ms");
   private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
+  /** What {@link ActiveStateWarmup} logs when it is over (done or failed). */
+  private static final String WARMUP_OVER = "Active-state warm-up";
   /** Pause between a client's calls, so eight clients leave the NameNodes their CPU (and 5 ms is the resolution). */
   private static final long CLIENT_PAUSE_MICROS = 5000;
   /**
@@ -53,7 +55,9 @@ final class ProcessFailoverRuns {
   private static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
   /**
    * With {@code -Dbench.failover.warmup=true} every NameNode runs {@link ActiveStateWarmup}
-   * ({@code dfs.namenode.plugins}), under either controller: a NameNode setting, so twins share it.
+   * ({@code dfs.namenode.plugins}), under either controller: a NameNode setting, so twins share it. Each
+   * failover then waits for the standby's warm-up to be over (2-3 s after it started): until 2026-11-27 it
+   * did not, and in most failovers the transition ran while the warm-up was still loading classes.
    */
   static final boolean NAMENODE_WARMUP = Boolean.getBoolean("bench.failover.warmup");
   /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
@@ -220,6 +224,11 @@ final class ProcessFailoverRuns {
     int active = ha.active();
     int other = 1 - active;
     Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(ha.controller(other)));
+    if (NAMENODE_WARMUP) {
+      // A standby fails over hours after it started, not seconds: its one-time warm-up is long over.
+      Await.until(name() + ": the standby's warm-up over", WAIT,
+          () -> !DaemonLog.matching(ha.nameNode(other).log(), WARMUP_OVER).isEmpty());
+    }
     awaitSettled(ha.nameNode(other));
     long ready = System.nanoTime();
     Await.until(name() + ": every client served", WAIT, () -> clients.stream().allMatch(c -> c.lastSuccess() > ready));

@@ -49,6 +49,46 @@ class ActiveStateWarmupTest {
   }
 
   @Test
+  void onlyTheClassesMeantToBeInitialisedRunTheirStaticInitialiser() {
+    String name = InitialisedOnRequest.class.getName();
+    ClassLoader loader = getClass().getClassLoader();
+    ClassPreloader.load(Arrays.asList(name), loader, n -> false);
+    assertFalse(initialiserRan, "loaded, not initialised");
+    ClassPreloader.load(Arrays.asList(name), loader, name::equals);
+    assertTrue(initialiserRan, "initialised when asked");
+
+    assertTrue(ClassPreloader.initialises("org.apache.hadoop.hdfs.server.namenode.EditLogFileOutputStream"));
+    assertTrue(ClassPreloader.initialises("org.apache.hadoop.hdfs.protocol.proto.HdfsProtos$BlockProto"));
+    assertFalse(ClassPreloader.initialises("org.apache.hadoop.hdfs.server.namenode.LeaseManager$Monitor"));
+  }
+
+  @Test
+  void everyPureCostlyInitialiserIsOnTheRecordedList() throws Exception {
+    assertTrue(ActiveStateWarmup.classList().containsAll(ClassPreloader.PURE_COSTLY_INITIALISERS));
+  }
+
+  @Test
+  void configurationReloadsParseAsOftenAsAskedAndStopWhenInterrupted() {
+    assertEquals(3, ConfigurationReloads.run(3));
+    Thread.currentThread().interrupt();
+    try {
+      assertEquals(0, ConfigurationReloads.run(3), "an interrupted warm-up stops");
+    } finally {
+      assertTrue(Thread.interrupted(), "the interrupt is left for the caller");
+    }
+  }
+
+  /** Set by {@link InitialisedOnRequest}'s static initialiser (a field of its own would initialise it when read). */
+  private static volatile boolean initialiserRan;
+
+  /** Stands for a class whose static initialiser the warm-up must run only when told to. */
+  static final class InitialisedOnRequest {
+    static {
+      initialiserRan = true;
+    }
+  }
+
+  @Test
   void aNameNodeStartsWithThePluginConfiguredAndAWarmUpRunsToItsEnd() throws Exception {
     HdfsConfiguration conf = new HdfsConfiguration();
     conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
