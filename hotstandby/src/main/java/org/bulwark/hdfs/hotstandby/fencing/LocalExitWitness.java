@@ -101,7 +101,7 @@ public final class LocalExitWitness implements Closeable {
     ProcessTable.Process p = known;
     try {
       if (p != null) {
-        if (!table.exited(p)) {
+        if (!table.lifeOf(p).exited()) {
           return;
         }
         known = null;
@@ -169,7 +169,7 @@ public final class LocalExitWitness implements Closeable {
       return;
     }
     try {
-      if (table.leaving(p)) {
+      if (table.lifeOf(p).leaving()) {
         leavingReported = p;
         LOG.info("The process of NameNode {} ({}) is exiting", nameNode, p);
         onLeaving.run();
@@ -194,14 +194,15 @@ public final class LocalExitWitness implements Closeable {
     long deadline = clock.getAsLong() + waitMillis;
     try {
       while (true) {
-        if (table.exited(p) && refused()) {
+        ProcessTable.Life life = table.lifeOf(p);
+        if (life.exited() && refused()) {
           return p.toString();
         }
-        if (table.everyThreadExiting(p)) {
+        if (life == ProcessTable.Life.EVERY_THREAD_EXITING || life == ProcessTable.Life.FINISHED) {
           // Its port may still take connections into the kernel's queue (its memory is released first): no matter.
           return p + ", every thread exiting";
         }
-        if (clock.getAsLong() >= deadline || !table.exiting(p)) {
+        if (life != ProcessTable.Life.EXITING || clock.getAsLong() >= deadline) {
           return null;
         }
         Thread.sleep(POLL_MILLIS);

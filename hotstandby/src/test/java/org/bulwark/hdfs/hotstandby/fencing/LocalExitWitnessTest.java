@@ -160,6 +160,37 @@ class LocalExitWitnessTest {
   }
 
   @Test
+  void aProcessLifeIsReadFromItsMainThreadAndThenItsOthers() throws Exception {
+    ProcessTable table = new ProcessTable(proc);
+    ProcessTable.Process p = new ProcessTable.Process(100, 5000);
+    process(100, 'S', 5000);
+    thread(100, 100, 'S', RUNNING);
+    thread(100, 101, 'S', RUNNING);
+    assertEquals(ProcessTable.Life.RUNNING, table.lifeOf(p));
+
+    processWithFlags(100, 'R', PF_EXITING, 5000);
+    thread(100, 100, 'R', PF_EXITING);
+    assertEquals(ProcessTable.Life.EXITING, table.lifeOf(p), "killed: the main thread first");
+    thread(100, 101, 'D', PF_EXITING);
+    assertEquals(ProcessTable.Life.EVERY_THREAD_EXITING, table.lifeOf(p));
+    processWithFlags(100, 'Z', PF_EXITING, 5000);
+    assertEquals(ProcessTable.Life.FINISHED, table.lifeOf(p));
+    rm(100, "task");
+    assertEquals(ProcessTable.Life.FINISHED, table.lifeOf(p), "its threads reaped");
+    thread(100, 101, 'S', RUNNING);
+    assertEquals(ProcessTable.Life.MAIN_THREAD_ENDED, table.lifeOf(p), "a zombie main thread, another running");
+    process(100, 'S', 9000);
+    assertEquals(ProcessTable.Life.GONE, table.lifeOf(p), "its pid reused");
+    rm(100);
+    assertEquals(ProcessTable.Life.GONE, table.lifeOf(p));
+
+    for (ProcessTable.Life life : ProcessTable.Life.values()) {
+      assertEquals(life == ProcessTable.Life.FINISHED || life == ProcessTable.Life.GONE, life.exited(), life.name());
+      assertEquals(life != ProcessTable.Life.RUNNING, life.leaving(), life.name());
+    }
+  }
+
+  @Test
   void noEvidenceWhenTheListenerCannotBeToldApart() throws Exception {
     process(100, 'S', 5000, 4242);
     process(101, 'S', 5001, 4242);
