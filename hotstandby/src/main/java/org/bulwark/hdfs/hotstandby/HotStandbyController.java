@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.HadoopIllegalArgumentException;
@@ -36,7 +37,9 @@ import org.bulwark.hdfs.hotstandby.election.LeaderElection;
 import org.bulwark.hdfs.hotstandby.fencing.LocalExitWitness;
 import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
 import org.bulwark.hdfs.hotstandby.health.HealthMonitor;
+import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.rpc.FailoverRpcServer;
+import org.bulwark.hdfs.hotstandby.warmup.ClientProtocolPrimer;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZnodeGuard;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 import org.slf4j.Logger;
@@ -62,6 +65,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. Filled before any thread starts. */
   private final Map<String, HealthMonitor> peers = new HashMap<>();
   private BlockReportTrigger blockReports;
+  private ClientProtocolPrimer primer;
   private LocalExitWitness exitWitness;
   private FailoverRpcServer rpc;
   private ControllerMetrics metrics;
@@ -197,7 +201,16 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       zooKeeper.getConnectionStateListenable().addListener((client, state) -> loop.onConnectionState(state));
       loop.onConnectionState(org.apache.curator.framework.state.ConnectionState.CONNECTED);
       election.start();
-      health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, loop::onHealth, ns + "-" + nn);
+      Consumer<HealthReport> onHealth = loop::onHealth;
+      if (HotStandbyKeys.PRIME_CLIENT_RPC.get(conf)) {
+        primer = new ClientProtocolPrimer(conf, NetUtils.createSocketAddr(nameNode.rpcAddress()), ns + "-" + nn);
+        ClientProtocolPrimer p = primer;
+        onHealth = report -> {
+          p.onHealth(report);
+          loop.onHealth(report);
+        };
+      }
+      health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, onHealth, ns + "-" + nn);
       long witnessPoll = HotStandbyKeys.WITNESS_POLL_INTERVAL.get(conf);
       if (exitWitness != null && witnessPoll > 0) {
         exitWitness.watchLeaving(health::processLeaving, witnessPoll);
@@ -302,6 +315,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     closeQuietly(loop);
     closeQuietly(exitWitness);
     closeQuietly(blockReports);
+    closeQuietly(primer);
     closeQuietly(election);
     if (metrics != null) {
       metrics.unregister();

@@ -94,6 +94,11 @@ public final class HotStandbyKeys {
       "While a failing-over client waits for a new active NameNode, how often it asks the other NameNodes for "
           + "their HA state.");
 
+  public static final ConfigKey<Boolean> PRIME_CLIENT_RPC = ConfigKey.flag(
+      "bulwark.hotstandby.prime-client-rpc", true,
+      "Whether the controller sends its standby NameNode one client-protocol call (getHAServiceState) once per "
+          + "NameNode process, so the RPC server's one-time set-up for client calls is done before a failover "
+          + "instead of during the transition.");
   public static final ConfigKey<Boolean> TRIGGER_BLOCK_REPORTS = ConfigKey.flag(
       "bulwark.hotstandby.trigger-block-reports", false,
       "Whether the controller asks every live DataNode for a full block report after making its NameNode active, "

@@ -246,8 +246,7 @@ class FailoverBenchmark {
         }
         ProcessFailoverRuns.Result r = runs.run(own, clients);
         ObjectNode v = variants.addObject();
-        summarise(v, runs.name(), r.failovers, r.splitBrain);
-        v.put("mode", "process");
+        summarise(v, runs.name(), r);
         if (withPeers && kind == ControllerKind.BULWARK) {
           summarisePeers(peers, r);
         }
@@ -259,8 +258,7 @@ class FailoverBenchmark {
       ProcessFailoverRuns.Result r = stockDefaults.run(Peer.CONFIGURED,
           Arrays.asList(Peer.CONFIGURED, Peer.CONFIGURED_TUNED, Peer.HEDGING, Peer.ZOOKEEPER));
       ObjectNode v = variants.addObject();
-      summarise(v, stockDefaults.name(), r.failovers, r.splitBrain);
-      v.put("mode", "process");
+      summarise(v, stockDefaults.name(), r);
     }
     ProcessFailoverRuns observed = new ProcessFailoverRuns(dir, ControllerKind.BULWARK, Failure.PROCESS, PROCESS_RUNS,
         GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS);
@@ -269,8 +267,7 @@ class FailoverBenchmark {
     }
     ProcessFailoverRuns.Result r = observed.run(Peer.ZOOKEEPER_OBSERVER, Arrays.asList(Peer.OBSERVER, Peer.ZOOKEEPER_OBSERVER));
     ObjectNode v = variants.addObject();
-    summarise(v, "bulwark-process-with-observer", r.failovers, r.splitBrain);
-    v.put("mode", "process");
+    summarise(v, "bulwark-process-with-observer", r);
     summarisePeers(peers, r);
   }
 
@@ -446,6 +443,21 @@ class FailoverBenchmark {
       TimeUnit.MICROSECONDS.sleep(500);
     }
     throw new AssertionError("NameNode " + nn + " did not become active within " + WAIT);
+  }
+
+  /** A process variant's summary, with the CPU each process used during the transitions (median per role). */
+  private static void summarise(ObjectNode v, String name, ProcessFailoverRuns.Result r) {
+    summarise(v, name, r.failovers, r.splitBrain);
+    v.put("mode", "process");
+    ObjectNode cpu = v.putObject("transition_cpu_ms_p50");
+    r.transitionCpu.forEach((role, values) -> {
+      List<Double> sorted = new ArrayList<>();
+      values.stream().filter(x -> !Double.isNaN(x)).forEach(sorted::add);
+      Collections.sort(sorted);
+      if (!sorted.isEmpty()) {
+        cpu.put(role, round(percentile(sorted, 50)));
+      }
+    });
   }
 
   private static void summarise(ObjectNode v, String name, List<double[]> samples, long splitBrain) {

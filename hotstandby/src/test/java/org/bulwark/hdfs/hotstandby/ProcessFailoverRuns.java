@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import org.apache.hadoop.conf.Configuration;
@@ -36,8 +37,12 @@ final class ProcessFailoverRuns {
   private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
   /** What {@link ActiveStateWarmup} logs when it is over (done or failed). */
   private static final String WARMUP_OVER = "Active-state warm-up";
+  /** What {@link org.bulwark.hdfs.hotstandby.warmup.ClientProtocolPrimer} logs when it is over (done or failed). */
+  private static final String[] PRIMED = {"Primed the client RPC path", "Could not prime the client RPC path"};
   /** Pause between a client's calls, so eight clients leave the NameNodes their CPU (and 5 ms is the resolution). */
   private static final long CLIENT_PAUSE_MICROS = 5000;
+  /** How often every process's CPU time is read: twice the kernel's 10 ms tick. */
+  private static final long CPU_SAMPLE_MILLIS = 5;
   /**
    * A failure comes at a seeded random moment up to this long after the standby is ready, not at once:
    * the standby's joining the election is ZooKeeper traffic that the leader's session sees, and a failure
@@ -115,6 +120,8 @@ final class ProcessFailoverRuns {
     /** Outages per client, keyed "peer/operation". */
     final Map<String, List<Double>> outages = new LinkedHashMap<>();
     long splitBrain;
+    /** Per process role (new/old NameNode, their controllers, bench), the CPU it used during each transition. */
+    final Map<String, List<Double>> transitionCpu = new LinkedHashMap<>();
   }
 
   private final File dir;
@@ -187,7 +194,8 @@ final class ProcessFailoverRuns {
     boolean observer = peers.stream().anyMatch(p -> p.needsObserver);
     Result result = new Result();
     File runDir = new File(dir, name() + (observer ? "-observer" : ""));
-    try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, this::controllerSettings)) {
+    try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, this::controllerSettings);
+        CpuSampler cpu = new CpuSampler(processesOf(ha), CPU_SAMPLE_MILLIS)) {
       if (observer) {
         ha.makeObserver(2);
       }
@@ -207,7 +215,7 @@ final class ProcessFailoverRuns {
           }
         }
         for (int r = 0; r < runs; r++) {
-          failOnce(ha, clients, own, result);
+          failOnce(ha, cpu, clients, own, result);
         }
       } finally {
         for (ClientLoop c : clients) {
@@ -219,7 +227,21 @@ final class ProcessFailoverRuns {
     return result;
   }
 
-  private void failOnce(ProcessHaCluster ha, List<ClientLoop> clients, Peer own, Result result) throws Exception {
+  /** The processes whose CPU is sampled: both NameNodes and their controllers, and this JVM (clients, journal, DataNodes, ZooKeeper). */
+  private static Map<String, Supplier<Long>> processesOf(ProcessHaCluster ha) {
+    Map<String, Supplier<Long>> p = new LinkedHashMap<>();
+    for (int i = 0; i < 2; i++) {
+      int n = i;
+      p.put(ProcessHaCluster.id(i), () -> ha.nameNode(n) == null ? null : ha.nameNode(n).pid());
+      p.put("controller-" + ProcessHaCluster.id(i), () -> ha.controller(n) == null ? null : ha.controller(n).pid());
+    }
+    long self = ProcessHandle.current().pid();
+    p.put("bench", () -> self);
+    return p;
+  }
+
+  private void failOnce(ProcessHaCluster ha, CpuSampler cpu, List<ClientLoop> clients, Peer own, Result result)
+      throws Exception {
     Await.until(name() + ": one NameNode of the pair active", WAIT, () -> ha.active() >= 0);
     int active = ha.active();
     int other = 1 - active;
@@ -229,10 +251,16 @@ final class ProcessFailoverRuns {
       Await.until(name() + ": the standby's warm-up over", WAIT,
           () -> !DaemonLog.matching(ha.nameNode(other).log(), WARMUP_OVER).isEmpty());
     }
+    if (kind == ControllerKind.BULWARK) {
+      // Our controller primes its standby's client RPC path once per NameNode process (ClientProtocolPrimer);
+      // a standby fails over long after it started, so that is over.
+      Await.until(name() + ": the standby primed", WAIT, () -> primedSinceStart(ha, other));
+    }
     awaitSettled(ha.nameNode(other));
     long ready = System.nanoTime();
     Await.until(name() + ": every client served", WAIT, () -> clients.stream().allMatch(c -> c.lastSuccess() > ready));
     TimeUnit.MILLISECONDS.sleep(failureDelays.nextInt(MAX_FAILURE_DELAY_MILLIS + 1));
+    Map<String, Long> threadsBefore = CpuSampler.ticksByThread(ha.nameNode(other).pid());
     long failed = System.nanoTime();
     // Wall-clock, to read the daemons' logs and ZooKeeper's session expiry against.
     System.out.println(name() + ": " + ProcessHaCluster.id(active) + " fails at " + LocalTime.now());
@@ -251,6 +279,7 @@ final class ProcessFailoverRuns {
     }
     long failureDone = System.nanoTime();
     long activeAgain = awaitActive(ha, other);
+    Map<String, Long> threadsAfter = CpuSampler.ticksByThread(ha.nameNode(other).pid());
     Await.until(name() + ": every client served again", WAIT,
         () -> clients.stream().allMatch(c -> c.lastSuccess() > activeAgain));
     double failoverMs = (activeAgain - failed) / 1e6;
@@ -266,6 +295,26 @@ final class ProcessFailoverRuns {
       line.append(String.format(Locale.ROOT, "  %s/%s %.0f", c.name(), c.operation().label(), gap));
     }
     result.failovers.add(new double[] {failoverMs, switchMs, ownOutage});
+    TimeUnit.MILLISECONDS.sleep(2 * CPU_SAMPLE_MILLIS); // the sample that closes the window
+    long switchStart = activeAgain - (long) (switchMs * 1e6);
+    StringBuilder used = new StringBuilder();
+    double total = 0;
+    for (Map.Entry<String, Double> e : cpu.cpuMillisBetween(switchStart, activeAgain).entrySet()) {
+      String role = e.getKey().replace(ProcessHaCluster.id(other), "new").replace(ProcessHaCluster.id(active), "old");
+      used.append(String.format(Locale.ROOT, " %s %.0f", role, e.getValue()));
+      total += Double.isNaN(e.getValue()) ? 0 : e.getValue();
+      result.transitionCpu.computeIfAbsent(role, k -> new ArrayList<>()).add(e.getValue());
+    }
+    StringBuilder threads = new StringBuilder();
+    threadsAfter.forEach((t, ticks) -> {
+      long d = ticks - threadsBefore.getOrDefault(t, 0L);
+      if (d > 1) {
+        threads.append(String.format(Locale.ROOT, " [%s] %d", t, d * 10));
+      }
+    });
+    System.out.println("  new NameNode's threads, CPU ms from the failure to active:" + threads);
+    System.out.printf(Locale.ROOT, "  CPU ms during the transition (%.0f ms, %d cores):%s; idle %.0f%n", switchMs,
+        Runtime.getRuntime().availableProcessors(), used, Runtime.getRuntime().availableProcessors() * switchMs - total);
     // For kill -9, the time until the process had exited: the kernel closes its sockets only then.
     System.out.printf(Locale.ROOT, "%-16s failover %7.1f ms  switch %6.1f ms  (failure took %.1f ms)  outage%s%n", name(),
         failoverMs, switchMs, (failureDone - failed) / 1e6, line);
@@ -328,6 +377,14 @@ final class ProcessFailoverRuns {
       TimeUnit.MILLISECONDS.sleep(2);
     }
     throw new AssertionError(ProcessHaCluster.id(nn) + " did not become active within " + WAIT);
+  }
+
+  /** Whether NameNode {@code nn}'s controller logged it primed (or failed to) since the NameNode's process started. */
+  private static boolean primedSinceStart(ProcessHaCluster ha, int nn) {
+    long started = ProcessHandle.of(ha.nameNode(nn).pid()).flatMap(h -> h.info().startInstant())
+        .map(i -> LocalTime.ofInstant(i, java.time.ZoneId.systemDefault()).toNanoOfDay() / 1_000_000).orElse(Long.MAX_VALUE);
+    List<String> primed = DaemonLog.matching(ha.controller(nn).log(), PRIMED);
+    return !primed.isEmpty() && DaemonLog.millisOfDay(primed.get(primed.size() - 1)) >= started;
   }
 
   /** Whether the controller of a standby NameNode is in the election, ready to take over (from its log). */
