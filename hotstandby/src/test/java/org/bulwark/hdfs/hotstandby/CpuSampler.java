@@ -1,13 +1,16 @@
 package org.bulwark.hdfs.hotstandby;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -82,12 +85,20 @@ final class CpuSampler implements AutoCloseable {
   /** utime + stime of a process, or -1 when it is gone. The command name may hold spaces: fields follow its ')'. */
   static long ticks(long pid) {
     try {
-      String stat = new String(Files.readAllBytes(Paths.get("/proc", Long.toString(pid), "stat")), StandardCharsets.US_ASCII);
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15 of proc(5), after pid and comm
+      return ticksOf(read(Paths.get("/proc", Long.toString(pid), "stat")));
     } catch (IOException | RuntimeException e) {
       return -1;
     }
+  }
+
+  private static String read(Path stat) throws IOException {
+    return new String(Files.readAllBytes(stat), StandardCharsets.US_ASCII);
+  }
+
+  /** utime + stime from a {@code stat} line: fields 14 and 15 of proc(5), counted after the command name's ')'. */
+  private static long ticksOf(String stat) {
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   /**
@@ -95,22 +106,33 @@ final class CpuSampler implements AutoCloseable {
    * {@code #}), summed: what a diff of two readings says about which of its threads used the CPU between them.
    */
   static Map<String, Long> ticksByThread(long pid) {
-    Map<String, Long> byName = new java.util.TreeMap<>();
-    java.io.File[] tasks = new java.io.File("/proc/" + pid + "/task").listFiles();
+    Map<String, Long> byName = new TreeMap<>();
+    File[] tasks = new File("/proc/" + pid + "/task").listFiles();
     if (tasks == null) {
       return byName;
     }
-    for (java.io.File task : tasks) {
+    for (File task : tasks) {
       try {
-        String stat = new String(Files.readAllBytes(new java.io.File(task, "stat").toPath()), StandardCharsets.US_ASCII);
+        String stat = read(new File(task, "stat").toPath());
         String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "#");
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        byName.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+        byName.merge(name, ticksOf(stat), Long::sum);
       } catch (IOException | RuntimeException e) {
         // the thread ended meanwhile
       }
     }
     return byName;
+  }
+
+  /** Per thread name, the CPU milliseconds used between two {@link #ticksByThread} readings, where more than a tick. */
+  static Map<String, Long> threadMillisBetween(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> used = new TreeMap<>();
+    after.forEach((name, ticks) -> {
+      long d = ticks - before.getOrDefault(name, 0L);
+      if (d > 1) {
+        used.put(name, (long) (d * MILLIS_PER_TICK));
+      }
+    });
+    return used;
   }
 
   /**

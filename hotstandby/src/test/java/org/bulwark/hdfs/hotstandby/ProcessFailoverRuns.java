@@ -306,12 +306,8 @@ final class ProcessFailoverRuns {
       result.transitionCpu.computeIfAbsent(role, k -> new ArrayList<>()).add(e.getValue());
     }
     StringBuilder threads = new StringBuilder();
-    threadsAfter.forEach((t, ticks) -> {
-      long d = ticks - threadsBefore.getOrDefault(t, 0L);
-      if (d > 1) {
-        threads.append(String.format(Locale.ROOT, " [%s] %d", t, d * 10));
-      }
-    });
+    CpuSampler.threadMillisBetween(threadsBefore, threadsAfter)
+        .forEach((t, ms) -> threads.append(String.format(Locale.ROOT, " [%s] %d", t, ms)));
     System.out.println("  new NameNode's threads, CPU ms from the failure to active:" + threads);
     System.out.printf(Locale.ROOT, "  CPU ms during the transition (%.0f ms, %d cores):%s; idle %.0f%n", switchMs,
         Runtime.getRuntime().availableProcessors(), used, Runtime.getRuntime().availableProcessors() * switchMs - total);
