@@ -211,6 +211,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
         };
       }
       health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, onHealth, ns + "-" + nn);
+      loop.healthRecheck(health::reportNextCheck);
       long witnessPoll = HotStandbyKeys.WITNESS_POLL_INTERVAL.get(conf);
       if (exitWitness != null && witnessPoll > 0) {
         exitWitness.watchLeaving(health::processLeaving, witnessPoll);

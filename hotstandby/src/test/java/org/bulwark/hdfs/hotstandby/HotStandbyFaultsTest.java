@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.test.KillSession;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
@@ -89,24 +90,10 @@ class HotStandbyFaultsTest {
       int hung = ha.awaitActive(WAIT);
       NamenodeProtocols rpc = ha.cluster.mini().getNameNodeRpc(hung);
       CountDownLatch release = new CountDownLatch(1);
-      CountDownLatch holding = new CountDownLatch(1);
       // Every HAServiceProtocol call of a NameNode synchronises on its RPC server: holding that
       // monitor makes health checks time out while the NameNode still thinks itself active.
-      Thread hanger = new Thread(() -> {
-        synchronized (rpc) {
-          holding.countDown();
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      }, "hang-namenode");
-      hanger.start();
-      holding.await();
-      KillingFenceMethod.register(ha.cluster.nameNode(0, hung).getServiceRpcAddress() != null
-          ? ha.cluster.nameNode(0, hung).getServiceRpcAddress().getPort()
-          : ha.cluster.nameNode(0, hung).getNameNodeAddress().getPort(), () -> {
+      Thread hanger = hold(rpc, release);
+      KillingFenceMethod.register(servicePort(ha, hung), () -> {
             ha.splitBrain.markDown(hung);
             release.countDown();
             new Thread(() -> ha.cluster.mini().shutdownNameNode(hung), "kill-" + hung).start();
@@ -122,6 +109,103 @@ class HotStandbyFaultsTest {
       }
       hanger.join(10_000);
       ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  /**
+   * A transitionToActive longer than the health-check timeout (a large namespace, a busy host) makes the checks
+   * sent meanwhile time out: a NameNode takes its HA calls one at a time. The leader must not take those for a
+   * hang of the NameNode it has just made active, and give it up (seen with 100 client JVMs on 2 cores: a
+   * controller abandoned its NameNode 0-30 ms before a check answered "active", then activated it again).
+   */
+  @Test
+  void healthChecksQueuedBehindALongTransitionAreNotAHang() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2,
+        conf -> conf.set("dfs.ha.fencing.methods", KillingFenceMethod.class.getName()), conf -> { })) {
+      ha.startControllers();
+      int old = ha.awaitActive(WAIT);
+      int next = 1 - old;
+      Await.until("nn" + (next + 1) + "'s controller stands by", WAIT,
+          () -> ha.controller(next).state() == ControllerState.STANDBY);
+      // A NameNode orders its HA calls on two monitors: its RPC server's, then its own. Holding its own keeps
+      // transitionToActive waiting inside the RPC server, and the health checks behind it.
+      NameNode nameNode = ha.cluster.mini().getNameNode(next);
+      CountDownLatch transitionMayRun = new CountDownLatch(1);
+      CountDownLatch oldMayGo = new CountDownLatch(1);
+      Thread hanger = hold(ha.cluster.mini().getNameNodeRpc(old), oldMayGo);
+      KillingFenceMethod.register(servicePort(ha, old), () -> {
+            ha.splitBrain.markDown(old);
+            oldMayGo.countDown();
+            new Thread(() -> ha.cluster.mini().shutdownNameNode(old), "kill-" + old).start();
+            hold(nameNode, transitionMayRun);
+            new Thread(() -> answerLate(nameNode, transitionMayRun), "slow-transition").start();
+          });
+      assertEquals(next, ha.awaitActiveOtherThan(old, WAIT));
+      Await.until("nn" + (next + 1) + "'s controller active", WAIT, () -> ha.controller(next).isActive());
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < until) {
+        assertTrue(ha.controller(next).isActive(), "the leader gave up the NameNode it had just made active");
+        Thread.sleep(20);
+      }
+      assertEquals(1, ha.controller(next).metrics().failovers(), "activated once");
+      assertTrue(ha.controller(next).metrics().lastTransitionMillis() >= 2000,
+          "the transition outlasted the health checks: " + ha.controller(next).metrics().lastTransitionMillis() + " ms");
+      hanger.join(10_000);
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  /**
+   * Lets {@code nameNode}'s transition run after 2.5 s (over twice the 1 s health-check timeout), then holds its
+   * monitor for 300 ms right after the transition: the health check waiting behind the transition is answered
+   * only after the controller has decided on what it last heard (that the checks timed out). The NameNode is
+   * active as soon as the transition starts its active services, before it returns.
+   */
+  private static void answerLate(NameNode nameNode, CountDownLatch transitionMayRun) {
+    sleepQuietly(2500);
+    transitionMayRun.countDown();
+    while (!nameNode.isActiveState()) {
+      Thread.yield();
+    }
+    CountDownLatch answer = new CountDownLatch(1);
+    hold(nameNode, answer); // taken as the transition leaves the NameNode's monitor
+    sleepQuietly(300);
+    answer.countDown();
+  }
+
+  /** The port the controllers check and fence NameNode {@code nn} at (service RPC when configured). */
+  private static int servicePort(HotStandbyCluster ha, int nn) {
+    java.net.InetSocketAddress service = ha.cluster.nameNode(0, nn).getServiceRpcAddress();
+    return service != null ? service.getPort() : ha.cluster.nameNode(0, nn).getNameNodeAddress().getPort();
+  }
+
+  /** A thread holding {@code monitor} until {@code release}; returns once it holds it. */
+  private static Thread hold(Object monitor, CountDownLatch release) {
+    CountDownLatch holding = new CountDownLatch(1);
+    Thread t = new Thread(() -> {
+      synchronized (monitor) {
+        holding.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }, "hold-" + monitor.getClass().getSimpleName());
+    t.start();
+    try {
+      holding.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return t;
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -93,6 +93,10 @@ public final class ControllerLoop implements Closeable {
   private volatile long healthReports;
   /** Loop thread only: {@link #healthReports} when it last made the NameNode standby, or -1. */
   private long demotedAtReport = -1;
+  /** Loop thread only: {@link System#nanoTime} when its NameNode last answered a transitionToActive; 0 before. */
+  private long activatedAtNanos;
+  /** Asks the health monitor to report its next check even if unchanged (see {@link #reconcile}). */
+  private volatile Runnable healthRecheck = () -> { };
   private volatile long healthChangedAt;
   private volatile boolean zooKeeperConnected;
   private volatile boolean sessionLost;
@@ -122,6 +126,14 @@ public final class ControllerLoop implements Closeable {
    */
   public void witnessExits(LocalExitWitness witness) {
     exitWitness = witness;
+  }
+
+  /**
+   * How to ask the health monitor for a fresh verdict: after an activation, a timed-out check that began before
+   * the NameNode answered transitionToActive is set aside until a check begun after it reports.
+   */
+  public void healthRecheck(Runnable recheck) {
+    healthRecheck = recheck;
   }
 
   /** Who is told when this controller's NameNode becomes active or stops being so (one listener). */
@@ -295,6 +307,10 @@ public final class ControllerLoop implements Closeable {
       // Made standby since the last health check: until the next one says otherwise, it is.
       h = new HealthReport(h.health(), HAServiceState.STANDBY, h.detail());
     }
+    if (ControllerRules.waitedBehindActivation(leadership != null, h.health(), h.checkStartedNanos(), activatedAtNanos)) {
+      // Active until a check begun after the transition says otherwise (asked for when it answered).
+      h = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "answered transitionToActive after: " + h);
+    }
     if (sessionLost) {
       sessionLost = false;
       onSessionLost();
@@ -416,6 +432,8 @@ public final class ControllerLoop implements Closeable {
       default:
         break;
     }
+    activatedAtNanos = System.nanoTime();
+    healthRecheck.run();
     Leadership l = r.leadership;
     leadership = l;
     published = r.published;

@@ -31,6 +31,16 @@ public final class ControllerRules {
     return v.zooKeeperConnected && v.health == NameNodeHealth.HEALTHY && !v.observer && now >= v.cededUntilMillis;
   }
 
+  /**
+   * Whether a leader sets a timed-out health check aside: one begun before its NameNode answered the
+   * transitionToActive that made it active waited behind that call (a NameNode takes its HA calls one at a time,
+   * and a long transition outlasts the health timeout), so it says nothing of a hang.
+   */
+  public static boolean waitedBehindActivation(boolean leading, NameNodeHealth health, long checkStartedNanos,
+      long activatedAtNanos) {
+    return leading && health == NameNodeHealth.UNRESPONSIVE && checkStartedNanos - activatedAtNanos < 0;
+  }
+
   /** The next step. */
   public static Step decide(ControllerView v, long now) {
     if (!v.zooKeeperConnected) {

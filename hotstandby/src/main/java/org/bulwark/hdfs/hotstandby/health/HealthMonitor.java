@@ -48,6 +48,8 @@ public final class HealthMonitor implements Closeable {
   private final Object publishing = new Object();
   /** Set by {@link #processLeaving}, cleared by the next answer: the NameNode's process is on its way out. */
   private volatile boolean leaving;
+  /** Set by {@link #reportNextCheck}: the first check begun at or after this nanoTime is reported; 0 when none is asked for. */
+  private volatile long publishChecksFrom;
   /** {@link System#nanoTime} at the start of the first check since the NameNode last answered; 0 once it answers. */
   private volatile long unansweredSince;
   private HAServiceProtocol proxy;
@@ -93,7 +95,7 @@ public final class HealthMonitor implements Closeable {
         connectionLost = false;
         dropProxy();
       }
-      HealthReport report = check();
+      HealthReport report = check().ofCheckStartedAt(started);
       long refused = refusedAt;
       if (report.health() == NameNodeHealth.UNRESPONSIVE && refused != 0 && refused - started > 0) {
         // The check hung on a connection the dying process had accepted; its port refused since: gone.
@@ -101,7 +103,12 @@ public final class HealthMonitor implements Closeable {
       } else if (report.health() == NameNodeHealth.UNRESPONSIVE && leaving) {
         report = LEAVING; // the check timed out or broke on a process being torn down: not a hang
       }
-      publish(report);
+      long from = publishChecksFrom;
+      boolean asked = from != 0 && started - from >= 0;
+      if (asked) {
+        publishChecksFrom = 0;
+      }
+      publish(report, asked);
       long sleep = intervalMillis - (System.nanoTime() - started) / 1_000_000;
       try {
         synchronized (wake) {
@@ -121,7 +128,7 @@ public final class HealthMonitor implements Closeable {
    */
   private void refused() {
     refusedAt = System.nanoTime() | 1;
-    publish(REFUSED);
+    publish(REFUSED, false);
     checkNow();
   }
 
@@ -131,16 +138,26 @@ public final class HealthMonitor implements Closeable {
    */
   public void processLeaving() {
     leaving = true;
-    publish(LEAVING);
+    publish(LEAVING, false);
   }
 
-  /** Tells the listener of a change; the checks' thread and the watch's both report. */
-  private void publish(HealthReport report) {
+  /**
+   * Reports the outcome of the next check that begins from now even if nothing changed: a listener that has
+   * set a report aside (one that only waited behind the listener's own call) learns what holds now.
+   */
+  public void reportNextCheck() {
+    publishChecksFrom = System.nanoTime() | 1;
+  }
+
+  /** Tells the listener of a change, or of this report when {@code asked}; the checks' thread and the watch's both report. */
+  private void publish(HealthReport report, boolean asked) {
     synchronized (publishing) {
       boolean changed = !report.sameAs(last);
       last = report;
       if (changed) {
         LOG.info("NameNode at {}: {}", address, report);
+      }
+      if (changed || asked) {
         listener.accept(report);
       }
     }

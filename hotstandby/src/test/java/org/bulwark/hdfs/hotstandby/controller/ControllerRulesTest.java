@@ -20,6 +20,23 @@ class ControllerRulesTest {
   }
 
   @Test
+  void aTimeoutBehindTheLeadersOwnTransitionIsSetAside() {
+    long activated = 1_000_000_000L;
+    assertTrue(ControllerRules.waitedBehindActivation(true, NameNodeHealth.UNRESPONSIVE, activated - 1, activated),
+        "a check begun before the NameNode answered transitionToActive waited behind it");
+    assertFalse(ControllerRules.waitedBehindActivation(true, NameNodeHealth.UNRESPONSIVE, activated, activated),
+        "a check begun after it is news");
+    assertFalse(ControllerRules.waitedBehindActivation(true, NameNodeHealth.GONE, activated - 1, activated),
+        "a refused connection is no queue");
+    assertFalse(ControllerRules.waitedBehindActivation(true, NameNodeHealth.UNHEALTHY, activated - 1, activated),
+        "the NameNode answered that it is unhealthy");
+    assertFalse(ControllerRules.waitedBehindActivation(false, NameNodeHealth.UNRESPONSIVE, activated - 1, activated),
+        "only a leader's own transition queues its checks");
+    assertTrue(ControllerRules.waitedBehindActivation(true, NameNodeHealth.UNRESPONSIVE, Long.MAX_VALUE,
+        Long.MAX_VALUE + 10), "nanoTime compared across its wrap");
+  }
+
+  @Test
   void standsOnlyWhenHealthyConnectedAndNotCeded() {
     assertTrue(ControllerRules.shouldStand(follower("nn1", 0).build(), NOW));
     assertFalse(ControllerRules.shouldStand(follower("nn1", 0).health(NameNodeHealth.UNHEALTHY).build(), NOW));

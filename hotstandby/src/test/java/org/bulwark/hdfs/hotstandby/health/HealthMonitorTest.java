@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.hotstandby.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -99,6 +100,32 @@ class HealthMonitorTest {
       Await.until("a check timed out", Duration.ofSeconds(30), () -> monitor.unansweredMillis() > 300);
       assertEquals(NameNodeHealth.GONE, reports.get(0).health(), reports.toString());
       assertEquals(1, reports.size(), "no hang reported after it: " + reports);
+    }
+  }
+
+  /**
+   * Reports go to the listener on change only; a controller that set a timed-out check aside (it waited behind
+   * the controller's own transition) asks for the next one, and gets it although nothing changed, with the
+   * time its check began.
+   */
+  @Test
+  void theNextCheckIsReportedWhenAskedForEvenIfUnchanged() throws Exception {
+    java.util.List<HealthReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (SilentPort hung = new SilentPort();
+        HealthMonitor monitor = new HealthMonitor(new Configuration(false), hung.address(), 20, 100, reports::add, "hung")) {
+      long started = System.nanoTime();
+      monitor.start();
+      Await.until("a check timed out", Duration.ofSeconds(30), () -> !reports.isEmpty());
+      Thread.sleep(500); // several more checks time out, unreported
+      assertEquals(1, reports.size(), "an unchanged verdict is not reported again: " + reports);
+      assertTrue(reports.get(0).checkStartedNanos() - started >= 0, "the first check began after the start");
+      long asked = System.nanoTime();
+      monitor.reportNextCheck();
+      Await.until("the next check reported", Duration.ofSeconds(30), () -> reports.size() == 2);
+      assertEquals(NameNodeHealth.UNRESPONSIVE, reports.get(1).health());
+      assertTrue(reports.get(1).checkStartedNanos() - asked >= 0, "the reported check began after it was asked for");
+      Thread.sleep(500);
+      assertEquals(2, reports.size(), "asked for once, reported once: " + reports);
     }
   }
 }
