@@ -53,7 +53,13 @@ final class ClientFleet implements AutoCloseable {
     this.stop = stop;
   }
 
-  /** Starts {@code count} client JVMs reading through {@code clientConf}; returns once every one was served. */
+  /** How many client JVMs start at once: tasks start on a worker over time, not 100 in the same second. */
+  private static final int START_BATCH = 10;
+
+  /**
+   * Starts {@code count} client JVMs reading through {@code clientConf}, {@link #START_BATCH} at a time (each
+   * batch once the one before was served); returns once every one was served.
+   */
   static ClientFleet start(File dir, Configuration clientConf, int count, Duration wait)
       throws IOException, TimeoutException, InterruptedException {
     File site = ProcessHaCluster.writeSite(new File(dir, "client-site.xml"), clientConf);
@@ -66,8 +72,10 @@ final class ClientFleet implements AutoCloseable {
         fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, List.of("-Xmx96m", "-Xss256k", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1"),
             site.getPath(), fleet.stop.getPath()));
+        if (fleet.processes.size() % START_BATCH == 0 || i == count - 1) {
+          Await.until(fleet.processes.size() + " client JVMs served", wait, fleet::allReady);
+        }
       }
-      Await.until(count + " client JVMs served", wait, fleet::allReady);
       return fleet;
     } catch (IOException | TimeoutException | InterruptedException | RuntimeException e) {
       fleet.close();
@@ -82,6 +90,15 @@ final class ClientFleet implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /** The client JVMs' process ids. */
+  List<Long> pids() {
+    List<Long> pids = new ArrayList<>();
+    for (Process p : processes) {
+      pids.add(p.pid());
+    }
+    return pids;
   }
 
   /** Stops every client and returns what each reported (in start order). */

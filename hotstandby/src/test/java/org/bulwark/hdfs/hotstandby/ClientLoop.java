@@ -32,8 +32,11 @@ final class ClientLoop implements AutoCloseable {
   private final FileSystem fs;
   private final long pauseMicros;
   private final List<Long> successes = new ArrayList<>();
+  /** Every call since the last {@link #longestGapMillisAfter}: start, create answered (writes), end, failure or null. */
+  private final List<Attempt> attempts = new ArrayList<>();
   private final Thread thread;
   private volatile boolean running = true;
+  private String lastGapStory = "";
 
   /**
    * @param pauseMicros pause after each call, so a dozen loops leave the NameNodes their CPU (0 for none)
@@ -52,22 +55,49 @@ final class ClientLoop implements AutoCloseable {
     thread.start();
   }
 
+  /** One call's timeline ({@link System#nanoTime}), to tell where an outage went. */
+  private static final class Attempt {
+    final long start;
+    long created;
+    long end;
+    String failure;
+
+    Attempt(long start) {
+      this.start = start;
+    }
+
+    String relativeTo(long t) {
+      return String.format(java.util.Locale.ROOT, "[%+.0f%s..%+.0f %s]", (start - t) / 1e6,
+          created == 0 ? "" : String.format(java.util.Locale.ROOT, " created %+.0f", (created - t) / 1e6),
+          (end - t) / 1e6, failure == null ? "ok" : failure);
+    }
+  }
+
   private void loop(Path dir) {
     long n = 0;
     while (running) {
+      Attempt a = new Attempt(System.nanoTime());
       try {
         if (operation == Operation.READ) {
           fs.getFileStatus(new Path("/"));
         } else {
           try (FSDataOutputStream out = fs.create(new Path(dir, Long.toString(n++ % 64)), true)) {
+            a.created = System.nanoTime();
             out.write(new byte[16]);
           }
         }
+        a.end = System.nanoTime();
         synchronized (successes) {
-          successes.add(System.nanoTime());
+          successes.add(a.end);
+          attempts.add(a);
         }
       } catch (IOException e) {
         // The provider's retries gave up: the outage goes on.
+        a.end = System.nanoTime();
+        a.failure = e.getClass().getSimpleName();
+        synchronized (successes) {
+          attempts.add(a);
+        }
       }
       if (pauseMicros > 0) {
         try {
@@ -76,6 +106,16 @@ final class ClientLoop implements AutoCloseable {
           return;
         }
       }
+    }
+  }
+
+  /**
+   * The calls that ended within the gap the last {@link #longestGapMillisAfter} found, ms from its {@code from}:
+   * start, create answered (writes), end and outcome.
+   */
+  String lastGapStory() {
+    synchronized (successes) {
+      return lastGapStory;
     }
   }
 
@@ -98,11 +138,21 @@ final class ClientLoop implements AutoCloseable {
   double longestGapMillisAfter(long from) {
     long longest = 0;
     synchronized (successes) {
+      long gapEnd = Long.MIN_VALUE;
       for (int i = 1; i < successes.size(); i++) {
-        if (successes.get(i) > from) {
-          longest = Math.max(longest, successes.get(i) - successes.get(i - 1));
+        if (successes.get(i) > from && successes.get(i) - successes.get(i - 1) > longest) {
+          longest = successes.get(i) - successes.get(i - 1);
+          gapEnd = successes.get(i);
         }
       }
+      StringBuilder story = new StringBuilder();
+      for (Attempt a : attempts) {
+        if (gapEnd != Long.MIN_VALUE && a.end > gapEnd - longest && a.end <= gapEnd) {
+          story.append(' ').append(a.relativeTo(from));
+        }
+      }
+      lastGapStory = story.toString();
+      attempts.clear();
       long last = successes.isEmpty() ? Long.MIN_VALUE : successes.get(successes.size() - 1);
       successes.clear();
       if (last != Long.MIN_VALUE) {

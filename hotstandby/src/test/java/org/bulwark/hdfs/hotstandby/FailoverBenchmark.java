@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,6 +60,7 @@ class FailoverBenchmark {
   private static final int SCALE_CLIENTS = Integer.getInteger("bench.failover.scaleClients", 100);
   private static final int SCALE_MAX_CLIENT_CNXNS = 20;
   private static final int SCALE_RUNS = Integer.getInteger("bench.failover.scaleRuns", 2);
+  private static final Duration SCALE_RESTART_WARM_UP = Duration.ofSeconds(15);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
   private interface Variant extends AutoCloseable {
@@ -211,7 +213,8 @@ class FailoverBenchmark {
     ArrayNode variants = report.root().putArray("variants");
     ArrayNode peers = report.root().putArray("client_peers");
     measureProcesses(variants, peers);
-    measureClientsAtScale(report.root().putObject("clients_at_scale"));
+    measureClientsAtScale(report.root(), "clients_at_scale", ControllerKind.BULWARK, Peer.ZOOKEEPER);
+    measureClientsAtScale(report.root(), "clients_at_scale_stock", ControllerKind.STOCK, Peer.CONFIGURED);
     measureEmbedded(variants);
     report.root().put("health_check_interval_ms", 200);
     report.root().put("health_check_timeout_ms", 1000);
@@ -271,12 +274,23 @@ class FailoverBenchmark {
     summarisePeers(peers, r);
   }
 
-  /**
-   * {@code SCALE_CLIENTS} client JVMs on this host read through our provider while ZooKeeper admits
-   * {@code SCALE_MAX_CLIENT_CNXNS} connections from it (the controllers' two included) and the active NameNode is
-   * killed with kill -9: each client's outage (its longest wait between two answers), the connections ZooKeeper
-   * refused, and the failover itself (kill to the other NameNode answering active), per run on a fresh cluster.
-   */
+  /** The processes of a clients-at-scale run, by role: the new active NameNode, the controllers, this JVM, the clients. */
+  private static Map<String, List<Long>> scaleRoles(ProcessHaCluster ha, int standby, ClientFleet fleet) {
+    Map<String, List<Long>> roles = new LinkedHashMap<>();
+    roles.put("new-namenode", Collections.singletonList(ha.nameNode(standby).pid()));
+    roles.put("controllers", Arrays.asList(ha.controller(0).pid(), ha.controller(1).pid()));
+    roles.put("bench(journal,datanode,zookeeper)", Collections.singletonList(ProcessHandle.current().pid()));
+    roles.put("clients", fleet.pids());
+    return roles;
+  }
+
+  /** CPU ticks (10 ms) used so far by each role's processes, summed; a process gone counts as 0. */
+  private static Map<String, Long> cpuTicks(Map<String, List<Long>> roles) {
+    Map<String, Long> ticks = new LinkedHashMap<>();
+    roles.forEach((role, pids) -> ticks.put(role, pids.stream().mapToLong(p -> Math.max(0, CpuSampler.ticks(p))).sum()));
+    return ticks;
+  }
+
   /**
    * Restarts every NameNode whose process has ended; returns how many. With 100 client JVMs starting on 2
    * cores, health checks can time out before the planned kill: the controllers fail over on their own, and
@@ -304,10 +318,20 @@ class FailoverBenchmark {
     return ha.active();
   }
 
-  private static void measureClientsAtScale(ObjectNode out) throws Exception {
-    if (!selected("clients-at-scale")) {
+  /**
+   * {@code SCALE_CLIENTS} client JVMs on this host read through {@code peer}'s provider, under {@code kind}'s
+   * controllers (the same settings as the process rows), while ZooKeeper admits {@code SCALE_MAX_CLIENT_CNXNS}
+   * connections from it (the controllers' included) and the active NameNode is killed with kill -9: each client's
+   * outage (its longest wait between two answers), the connections ZooKeeper refused, and the failover itself
+   * (kill to the other NameNode answering active), per run on a fresh cluster; reported as {@code field} (its
+   * variant name: the field with dashes).
+   */
+  private static void measureClientsAtScale(ObjectNode root, String field, ControllerKind kind, Peer peer)
+      throws Exception {
+    if (!selected(field.replace('_', '-'))) {
       return;
     }
+    ObjectNode out = root.putObject(field);
     List<Double> outages = new ArrayList<>();
     List<Double> failovers = new ArrayList<>();
     long refused = 0;
@@ -315,20 +339,55 @@ class FailoverBenchmark {
     long splitBrain = 0;
     int unplannedExits = 0;
     for (int run = 0; run < SCALE_RUNS; run++) {
-      File dir = new File("target/failover-clients-at-scale-" + run);
-      try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS, c -> { })) {
-        ha.startBulwarkControllers();
-        Configuration client = ha.zooKeeperProviderConf();
+      File dir = new File("target/failover-" + field.replace('_', '-') + "-" + run);
+      try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS,
+          c -> ProcessFailoverRuns.sameControllerSettings(c, GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS))) {
+        if (kind == ControllerKind.STOCK) {
+          StockZkfc.formatZooKeeper(ha.controllerConf(0));
+        }
+        for (int i = 0; i < 2; i++) {
+          ha.startController(i, kind, ha.controllerConf(i));
+        }
+        Await.until(kind + " made a NameNode active", WAIT, () -> ha.active() >= 0);
+        Configuration client = peer.clientConf(ha.conf());
         client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
         long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
         try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
           Thread.sleep(2000);
-          unplannedExits += restartEndedNameNodes(ha);
+          int restarted = restartEndedNameNodes(ha);
           int first = awaitPair(ha);
+          if (restarted > 0) {
+            // A standby fails over long after it started: the restarted one gets time to warm up, under both twins.
+            Thread.sleep(SCALE_RESTART_WARM_UP.toMillis());
+            restarted += restartEndedNameNodes(ha);
+            first = awaitPair(ha);
+          }
+          unplannedExits += restarted;
+          int standby = 1 - first;
+          Await.until("the standby's controller ready", WAIT,
+              () -> ProcessFailoverRuns.standbyReady(kind, ha.controller(standby)));
+          if (kind == ControllerKind.BULWARK) {
+            Await.until("the standby primed", WAIT, () -> ProcessFailoverRuns.primedSinceStart(ha, standby));
+          }
+          int killedNameNode = first;
+          Map<String, List<Long>> roles = scaleRoles(ha, standby, fleet);
+          Map<String, Long> cpuBefore = cpuTicks(roles);
+          long sampleClient = fleet.pids().get(0);
+          Map<String, Long> clientThreadsBefore = CpuSampler.ticksByThread(sampleClient);
           long killed = System.nanoTime();
-          ha.killNameNode(first);
-          Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
-          failovers.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - killed) / 1000.0);
+          ha.killNameNode(killedNameNode);
+          Await.until("the other NameNode is active", WAIT, () -> ha.active() == standby);
+          double failoverMs = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - killed) / 1000.0;
+          failovers.add(failoverMs);
+          Map<String, Long> cpuAfter = cpuTicks(roles);
+          StringBuilder clientThreads = new StringBuilder();
+          CpuSampler.threadMillisBetween(clientThreadsBefore, CpuSampler.ticksByThread(sampleClient))
+              .forEach((t, ms) -> clientThreads.append(String.format(Locale.ROOT, " [%s] %d", t, ms)));
+          StringBuilder used = new StringBuilder();
+          cpuBefore.forEach((role, t) -> used.append(String.format(Locale.ROOT, " %s %d", role,
+              (cpuAfter.get(role) - t) * 10)));
+          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms; CPU ms from the kill to active:%s; client 0's "
+              + "threads:%s%n", field, run, failoverMs, used, clientThreads);
           Thread.sleep(5000);
           for (ClientFleet.Result r : fleet.stop()) {
             outages.add((double) r.longestGapMillis);
@@ -339,6 +398,8 @@ class FailoverBenchmark {
         splitBrain += ha.splitBrain.observations();
       }
     }
+    out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
+    out.put("client_provider", peer.label);
     Collections.sort(outages);
     Collections.sort(failovers);
     out.put("client_jvms", SCALE_CLIENTS);

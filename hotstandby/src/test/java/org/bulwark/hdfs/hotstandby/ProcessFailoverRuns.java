@@ -167,8 +167,12 @@ final class ProcessFailoverRuns {
     return c;
   }
 
-  /** The same settings for both controllers: 200 ms health checks, 1 s health-check timeout, 2 s sessions. */
   private void controllerSettings(Configuration conf) {
+    sameControllerSettings(conf, gracefulFenceMillis, clientRpcTimeoutMillis);
+  }
+
+  /** The same settings for both controllers: 200 ms health checks, 1 s health-check timeout, 2 s sessions. */
+  static void sameControllerSettings(Configuration conf, long gracefulFenceMillis, long clientRpcTimeoutMillis) {
     HotStandbyCluster.fastFailover(conf);
     conf.set("bulwark.hotstandby.fencing.graceful-timeout", gracefulFenceMillis + "ms");
     conf.setInt("ha.health-monitor.check-interval.ms", 200);
@@ -245,7 +249,7 @@ final class ProcessFailoverRuns {
     Await.until(name() + ": one NameNode of the pair active", WAIT, () -> ha.active() >= 0);
     int active = ha.active();
     int other = 1 - active;
-    Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(ha.controller(other)));
+    Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(kind, ha.controller(other)));
     if (NAMENODE_WARMUP) {
       // A standby fails over hours after it started, not seconds: its one-time warm-up is long over.
       Await.until(name() + ": the standby's warm-up over", WAIT,
@@ -286,6 +290,7 @@ final class ProcessFailoverRuns {
     double switchMs = lastSwitchMillis(ha.controller(other));
     double ownOutage = Double.NaN;
     StringBuilder line = new StringBuilder();
+    StringBuilder writes = new StringBuilder();
     for (ClientLoop c : clients) {
       double gap = c.longestGapMillisAfter(failed);
       result.outages.get(c.name() + "/" + c.operation().label()).add(gap);
@@ -293,6 +298,10 @@ final class ProcessFailoverRuns {
         ownOutage = gap;
       }
       line.append(String.format(Locale.ROOT, "  %s/%s %.0f", c.name(), c.operation().label(), gap));
+      if (c.operation() == ClientLoop.Operation.WRITE) {
+        writes.append(String.format(Locale.ROOT, "%n  %s/write, calls ending in its longest gap (ms from the failure):%s",
+            c.name(), c.lastGapStory()));
+      }
     }
     result.failovers.add(new double[] {failoverMs, switchMs, ownOutage});
     TimeUnit.MILLISECONDS.sleep(2 * CPU_SAMPLE_MILLIS); // the sample that closes the window
@@ -314,6 +323,7 @@ final class ProcessFailoverRuns {
     // For kill -9, the time until the process had exited: the kernel closes its sockets only then.
     System.out.printf(Locale.ROOT, "%-16s failover %7.1f ms  switch %6.1f ms  (failure took %.1f ms)  outage%s%n", name(),
         failoverMs, switchMs, (failureDone - failed) / 1e6, line);
+    System.out.println("  active again " + String.format(Locale.ROOT, "%+.0f", (activeAgain - failed) / 1e6) + " ms" + writes);
     restore(ha, active);
   }
 
@@ -376,7 +386,7 @@ final class ProcessFailoverRuns {
   }
 
   /** Whether NameNode {@code nn}'s controller logged it primed (or failed to) since the NameNode's process started. */
-  private static boolean primedSinceStart(ProcessHaCluster ha, int nn) {
+  static boolean primedSinceStart(ProcessHaCluster ha, int nn) {
     long started = ProcessHandle.of(ha.nameNode(nn).pid()).flatMap(h -> h.info().startInstant())
         .map(i -> LocalTime.ofInstant(i, java.time.ZoneId.systemDefault()).toNanoOfDay() / 1_000_000).orElse(Long.MAX_VALUE);
     List<String> primed = DaemonLog.matching(ha.controller(nn).log(), PRIMED);
@@ -384,7 +394,7 @@ final class ProcessFailoverRuns {
   }
 
   /** Whether the controller of a standby NameNode is in the election, ready to take over (from its log). */
-  private boolean standbyReady(DaemonProcess controller) {
+  static boolean standbyReady(ControllerKind kind, DaemonProcess controller) {
     if (kind == ControllerKind.BULWARK) {
       return "STANDBY".equals(DaemonLog.lastGroup(controller.log(), OUR_STATE));
     }

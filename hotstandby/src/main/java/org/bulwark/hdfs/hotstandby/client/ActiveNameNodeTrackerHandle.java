@@ -38,6 +38,9 @@ public final class ActiveNameNodeTrackerHandle {
       }
       return new ActiveNameNodeTrackerHandle(null);
     }
+    if (HotStandbyKeys.CLIENT_ZK_PRELOAD.get(conf)) {
+      ZooKeeperClientPreload.startOnce();
+    }
     int sessionTimeout = (int) Math.min(Integer.MAX_VALUE, HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf));
     return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(access, HotStandbyKeys.parentZnode(conf),
         nameservice, sessionTimeout, HotStandbyKeys.CLIENT_ZK_IDLE_CLOSE.get(conf),

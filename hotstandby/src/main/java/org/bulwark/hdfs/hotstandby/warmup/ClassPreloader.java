@@ -17,7 +17,7 @@ import java.util.function.Predicate;
  * are the few {@link #PURE_COSTLY_INITIALISERS}; any other class is only loaded, so no NameNode code runs
  * early. A name the class path lacks (another Hadoop line) is counted and skipped.
  */
-final class ClassPreloader {
+public final class ClassPreloader {
   /**
    * Classes whose static initialiser is costly and touches nothing but the class's own fields.
    * {@code EditLogFileOutputStream} fills its 1 MB preallocation buffer one byte at a time, in the
@@ -28,7 +28,7 @@ final class ClassPreloader {
       "org.apache.hadoop.hdfs.server.namenode.EditLogFileOutputStream");
 
   /** What one pass loaded. */
-  static final class Result {
+  public static final class Result {
     final int listed;
     final int loaded;
     final int missing;
@@ -41,6 +41,11 @@ final class ClassPreloader {
       this.millis = millis;
     }
 
+    /** Listed names the class path lacks. */
+    public int missing() {
+      return missing;
+    }
+
     @Override
     public String toString() {
       return loaded + " of " + listed + " classes loaded (" + missing + " not on this class path) in " + millis + " ms";
@@ -51,7 +56,7 @@ final class ClassPreloader {
   }
 
   /** Class names, one per line; blank lines and lines starting with '#' are skipped. */
-  static List<String> readNames(InputStream in) throws IOException {
+  public static List<String> readNames(InputStream in) throws IOException {
     List<String> names = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -70,7 +75,7 @@ final class ClassPreloader {
   }
 
   /** As {@link #load(List, ClassLoader)}, initialising the classes {@code initialise} accepts. */
-  static Result load(List<String> names, ClassLoader loader, Predicate<String> initialise) {
+  public static Result load(List<String> names, ClassLoader loader, Predicate<String> initialise) {
     long start = System.nanoTime();
     int loaded = 0;
     int missing = 0;
