@@ -92,7 +92,7 @@ class HotStandbyFaultsTest {
       CountDownLatch release = new CountDownLatch(1);
       // Every HAServiceProtocol call of a NameNode synchronises on its RPC server: holding that
       // monitor makes health checks time out while the NameNode still thinks itself active.
-      Thread hanger = hold(rpc, release);
+      Thread hanger = MonitorHold.hold(rpc, release);
       KillingFenceMethod.register(servicePort(ha, hung), () -> {
             ha.splitBrain.markDown(hung);
             release.countDown();
@@ -132,12 +132,12 @@ class HotStandbyFaultsTest {
       NameNode nameNode = ha.cluster.mini().getNameNode(next);
       CountDownLatch transitionMayRun = new CountDownLatch(1);
       CountDownLatch oldMayGo = new CountDownLatch(1);
-      Thread hanger = hold(ha.cluster.mini().getNameNodeRpc(old), oldMayGo);
+      Thread hanger = MonitorHold.hold(ha.cluster.mini().getNameNodeRpc(old), oldMayGo);
       KillingFenceMethod.register(servicePort(ha, old), () -> {
             ha.splitBrain.markDown(old);
             oldMayGo.countDown();
             new Thread(() -> ha.cluster.mini().shutdownNameNode(old), "kill-" + old).start();
-            hold(nameNode, transitionMayRun);
+            MonitorHold.hold(nameNode, transitionMayRun);
             new Thread(() -> answerLate(nameNode, transitionMayRun), "slow-transition").start();
           });
       assertEquals(next, ha.awaitActiveOtherThan(old, WAIT));
@@ -168,7 +168,7 @@ class HotStandbyFaultsTest {
       Thread.yield();
     }
     CountDownLatch answer = new CountDownLatch(1);
-    hold(nameNode, answer); // taken as the transition leaves the NameNode's monitor
+    MonitorHold.hold(nameNode, answer); // taken as the transition leaves the NameNode's monitor
     sleepQuietly(300);
     answer.countDown();
   }
@@ -177,28 +177,6 @@ class HotStandbyFaultsTest {
   private static int servicePort(HotStandbyCluster ha, int nn) {
     java.net.InetSocketAddress service = ha.cluster.nameNode(0, nn).getServiceRpcAddress();
     return service != null ? service.getPort() : ha.cluster.nameNode(0, nn).getNameNodeAddress().getPort();
-  }
-
-  /** A thread holding {@code monitor} until {@code release}; returns once it holds it. */
-  private static Thread hold(Object monitor, CountDownLatch release) {
-    CountDownLatch holding = new CountDownLatch(1);
-    Thread t = new Thread(() -> {
-      synchronized (monitor) {
-        holding.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }, "hold-" + monitor.getClass().getSimpleName());
-    t.start();
-    try {
-      holding.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return t;
   }
 
   private static void sleepQuietly(long millis) {

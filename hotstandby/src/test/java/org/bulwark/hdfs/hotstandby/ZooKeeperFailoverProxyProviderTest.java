@@ -144,20 +144,8 @@ class ZooKeeperFailoverProxyProviderTest {
               new org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory<>());
       try {
         Object first = provider.getProxy();
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        Thread holder = new Thread(() -> {
-          synchronized (provider) {
-            held.countDown();
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          }
-        });
-        holder.start();
-        assertTrue(held.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        Thread holder = MonitorHold.hold(provider, release);
         java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
           Object again = caller.submit(() -> {
