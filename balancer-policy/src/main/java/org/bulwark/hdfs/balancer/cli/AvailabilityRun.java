@@ -116,7 +116,6 @@ public final class AvailabilityRun {
       ReportedStoragesWait reported = new ReportedStoragesWait(new ActiveNameNodeState(conf),
           BalancerKeys.REPORTED_STORAGES_WAIT.get(conf), out, Time::monotonicNow);
       ExitStatus status = ExitStatus.IN_PROGRESS;
-      boolean lastIterationMoved = false;
       for (int iteration = 0; status == ExitStatus.IN_PROGRESS; iteration++) {
         if (!reported.await(namespaces)) {
           status = ExitStatus.NO_MOVE_PROGRESS;
@@ -125,14 +124,13 @@ public final class AvailabilityRun {
         IterationResult r = balancer.runIteration();
         progress.iteration(iteration, r);
         status = r.status();
-        if (status == ExitStatus.NO_MOVE_BLOCK && lastIterationMoved) {
-          // The NameNode deletes a moved block's source replica a redundancy round and a heartbeat or two
-          // after the move: until then the source still looks full and may offer nothing to move.
-          out.println("No block can be moved on what the DataNodes have reported so far; the last iteration's "
-              + "moves may not all be reported yet. Checking again in " + settings.iterationPauseMillis() + " ms.");
-          status = ExitStatus.IN_PROGRESS;
+        if (status == ExitStatus.IN_PROGRESS && r.nothingPlanned()) {
+          // The NameNode deletes a moved block's source replica a redundancy round or two and a heartbeat
+          // after the move, and the source reports its use a heartbeat later: until then it still looks full.
+          out.println("No block can be moved on what the NameNode and the DataNodes report now; the last "
+              + "iteration's moves may not all be reported yet. Looking again in " + settings.iterationPauseMillis()
+              + " ms (an idle iteration; " + idleLimit(settings.maxIdleIterations()) + ").");
         }
-        lastIterationMoved = r.status() == ExitStatus.IN_PROGRESS;
         if (status == ExitStatus.IN_PROGRESS) {
           Thread.sleep(settings.iterationPauseMillis());
         }
@@ -165,6 +163,12 @@ public final class AvailabilityRun {
       out.format("%-24s ", DateFormat.getDateTimeInstance().format(new Date()));
       out.println("Balancing took " + (Time.monotonicNow() - start) / 1000.0 + " seconds");
     }
+  }
+
+  /** What {@code -idleiterations} allows, in words. */
+  private static String idleLimit(int maxIdleIterations) {
+    return maxIdleIterations < 0 ? "-idleiterations -1: no limit"
+        : "the run ends after " + maxIdleIterations + " in a row, -idleiterations";
   }
 
   /**

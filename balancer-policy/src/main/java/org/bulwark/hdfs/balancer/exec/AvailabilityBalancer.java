@@ -158,7 +158,11 @@ public final class AvailabilityBalancer implements Closeable {
       if (spreading) {
         return result(ExitStatus.SUCCESS, 0, true, moves);
       }
-      return result(ExitStatus.NO_MOVE_BLOCK, bytesLeft, false, moves);
+      if (classes.values().stream().noneMatch(Classification::hasStockPairing)) {
+        return result(ExitStatus.NO_MOVE_BLOCK, bytesLeft, false, moves);
+      }
+      // As the stock balancer: a source and a target that no block can join yet make an idle iteration,
+      // not an exit. The last iteration's sources may not have reported their deletions yet.
     }
     long movedBlocks = 0;
     for (int p = 0; p < movers.size(); p++) {

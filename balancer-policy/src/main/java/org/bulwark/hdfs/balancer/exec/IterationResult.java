@@ -31,6 +31,11 @@ public final class IterationResult {
     return spreading;
   }
 
+  /** True when no block pool planned a move: with {@code IN_PROGRESS}, an idle iteration that looks again. */
+  public boolean nothingPlanned() {
+    return pools.stream().allMatch(p -> p.bytesBeingMoved() == 0);
+  }
+
   public List<PoolProgress> pools() {
     return pools;
   }

@@ -200,6 +200,29 @@ public final class Classification {
     return bytesLeftToMove;
   }
 
+  /**
+   * Whether the stock balancer would pair a source with a target here: an over-utilised node with an
+   * under-utilised or below-average one, or an above-average node with an under-utilised one, each with
+   * bytes to give or take. Where it would, and no block can move, the stock balancer does not exit at once:
+   * it counts an iteration without moves ({@code -idleiterations}) and looks again.
+   */
+  public boolean hasStockPairing() {
+    boolean over = false;
+    boolean above = false;
+    boolean under = false;
+    boolean below = false;
+    for (int n = 0; n < classes.length; n++) {
+      if (maxBytes[n] <= 0) {
+        continue;
+      }
+      over |= classes[n] == UtilisationClass.OVER_UTILISED;
+      above |= classes[n] == UtilisationClass.ABOVE_AVERAGE;
+      under |= classes[n] == UtilisationClass.UNDER_UTILISED;
+      below |= classes[n] == UtilisationClass.BELOW_AVERAGE;
+    }
+    return over && (under || below) || above && under;
+  }
+
   /** Bytes a node must shed (positive) or take (negative) to be within {@code band} points of the average. */
   public long bytesOutside(int node, double band) {
     double util = utilisation[node];

@@ -189,12 +189,13 @@ class InterruptedBalancerTest {
     BalancerRuns[] last = new BalancerRuns[1];
     // Until the lock file of the interrupted run is recovered, a rerun ends with "Another Balancer is
     // running" (IO_EXCEPTION); after a failover, until the DataNodes' block reports reach the new
-    // active NameNode, with "No block can be moved" (NO_MOVE_BLOCK).
+    // active NameNode, with "No block can be moved" (NO_MOVE_BLOCK) or idle iterations (NO_MOVE_PROGRESS).
     try {
       Await.until("a rerun that is not locked out", WAIT, () -> {
         last[0] = BalancerRuns.run(c.conf(), "-policy", "availability");
         return last[0].exit != ExitStatus.IO_EXCEPTION.getExitCode()
-            && last[0].exit != ExitStatus.NO_MOVE_BLOCK.getExitCode();
+            && last[0].exit != ExitStatus.NO_MOVE_BLOCK.getExitCode()
+            && last[0].exit != ExitStatus.NO_MOVE_PROGRESS.getExitCode();
       });
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError("last rerun: " + last[0].console, e);

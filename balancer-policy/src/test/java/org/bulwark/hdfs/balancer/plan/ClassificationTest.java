@@ -2,6 +2,7 @@ package org.bulwark.hdfs.balancer.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
@@ -94,5 +95,40 @@ class ClassificationTest {
     assertEquals(0, c.bytesLeftToMove());
     assertEquals(0, c.bytesOutside(0, 10));
     assertEquals((long) (0.5 * GB), c.bytesOutside(0, 4), 2);
+  }
+  @Test
+  void theStockPairsOverWithAnyTargetAndUnderWithAnySource() {
+    // what seed 12 of the differential test left: one node 0.8 points short, the others above or just below
+    List<NodeUsage> shortOne = Arrays.asList(
+        new NodeUsage(0, 100 * GB, (long) (25.2 * GB), 70 * GB, true),
+        new NodeUsage(1, 100 * GB, 21 * GB, 70 * GB, true),
+        new NodeUsage(2, 100 * GB, (long) (14.8 * GB), 80 * GB, true),
+        new NodeUsage(3, 100 * GB, (long) (25.2 * GB), 70 * GB, true));
+    Classification c = Classification.classify(4, shortOne, 6, 100 * GB);
+    assertEquals(UtilisationClass.UNDER_UTILISED, c.classOf(2));
+    assertTrue(c.hasStockPairing(), "above-average sources pair with an under-utilised target");
+
+    // the same with nodes 0 and 3 kept from giving (-excludeSource): the short node has no source
+    List<NodeUsage> noSource = Arrays.asList(
+        new NodeUsage(0, 100 * GB, (long) (25.2 * GB), 70 * GB, false),
+        new NodeUsage(1, 100 * GB, 21 * GB, 70 * GB, true),
+        new NodeUsage(2, 100 * GB, (long) (14.8 * GB), 80 * GB, true),
+        new NodeUsage(3, 100 * GB, (long) (25.2 * GB), 70 * GB, false));
+    assertFalse(Classification.classify(4, noSource, 6, 100 * GB).hasStockPairing());
+
+    // an over-utilised node with every other node kept from taking (-excludeTarget)
+    List<NodeUsage> noTarget = Arrays.asList(
+        new NodeUsage(0, 100 * GB, 80 * GB, 20 * GB, true),
+        new NodeUsage(1, 100 * GB, 40 * GB, 60 * GB, true, false),
+        new NodeUsage(2, 100 * GB, 30 * GB, 70 * GB, true, false));
+    Classification over = Classification.classify(3, noTarget, 10, 100 * GB);
+    assertEquals(UtilisationClass.OVER_UTILISED, over.classOf(0));
+    assertFalse(over.hasStockPairing());
+
+    // above-average and below-average nodes only: balanced, the stock pairs none of them
+    Classification balanced = Classification.classify(2, Arrays.asList(
+        new NodeUsage(0, 100 * GB, 55 * GB, 45 * GB, true),
+        new NodeUsage(1, 100 * GB, 46 * GB, 54 * GB, true)), 10, 100 * GB);
+    assertFalse(balanced.hasStockPairing());
   }
 }

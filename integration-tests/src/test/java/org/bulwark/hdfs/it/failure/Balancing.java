@@ -116,7 +116,8 @@ final class Balancing {
       Await.until("a balancer run that is not turned away", WAIT, () -> {
         last[0] = run();
         return last[0].exit() != ExitStatus.IO_EXCEPTION.getExitCode()
-            && last[0].exit() != ExitStatus.NO_MOVE_BLOCK.getExitCode();
+            && last[0].exit() != ExitStatus.NO_MOVE_BLOCK.getExitCode()
+            && last[0].exit() != ExitStatus.NO_MOVE_PROGRESS.getExitCode();
       });
     } catch (TimeoutException e) {
       throw new AssertionError("last run: " + (last[0] == null ? "none" : last[0].console()), e);
