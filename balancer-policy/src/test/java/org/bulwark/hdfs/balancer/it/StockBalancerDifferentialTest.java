@@ -119,9 +119,8 @@ class StockBalancerDifferentialTest {
         && ours.reportedMaxDeviation > layout.threshold) {
       // Balanced by the NameNode's replicas, not by what the DataNodes report. Seed 12, 2026-11-27, logs on: every
       // source had confirmed its deletions to the NameNode a second before the next iteration, yet the reported
-      // use stayed 3 MB above the replicas through five idle iterations (12 s), two sources 8 KB lower instead of
-      // 1 MB per deleted replica. The stock balancer stops the same way on such reports (stock -3 on seed 12 in 1
-      // of 14 replays). The checks below still hold.
+      // use stayed 3 MB above the replicas through five idle iterations (12 s). The stock balancer stops the same
+      // way on such reports (stock -3 on seed 12 in 2 of 20 replays). The checks below still hold.
       System.out.printf("  availability ran out of idle iterations on DataNode reports %.2f points off the average,"
           + " the NameNode's replicas %.2f%n", ours.reportedMaxDeviation, ours.maxDeviation);
     } else {
