@@ -13,7 +13,8 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * One client process of the clients-at-scale test and benchmark: a task JVM on a worker host, reading
  * through its nameservice's failover proxy provider in a loop until a stop file appears. It prints
  * {@code ready} after its first answer and, at the end, one {@code result} line: calls served, the longest
- * time between two answers (its outage), and when it was last served.
+ * time between two answers (its outage), and when it was last served; before it, {@code stall-stack} lines: what
+ * its calling thread ran while a call took over 100 ms ({@link StallSampler}).
  *
  * <p>Arguments: the client site file, the stop file.
  */
@@ -31,10 +32,13 @@ public final class ClientJvm {
     long failures = 0;
     long lastServed = 0;
     long longestGap = 0;
+    StallSampler stalls = new StallSampler(Thread.currentThread());
     try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://" + ProcessHaCluster.NS), conf)) {
       while (!stop.exists()) {
         try {
+          stalls.callStarted();
           fs.getFileStatus(new Path("/"));
+          stalls.callEnded();
           long now = System.nanoTime();
           if (lastServed != 0) {
             longestGap = Math.max(longestGap, now - lastServed);
@@ -44,12 +48,14 @@ public final class ClientJvm {
           lastServed = now;
           calls++;
         } catch (IOException e) {
+          stalls.callEnded();
           failures++;
           System.out.println("failed: " + e);
         }
         Thread.sleep(PAUSE_MILLIS);
       }
     }
+    stalls.report(12).forEach(System.out::println);
     long sinceLast = lastServed == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastServed);
     System.out.println("result calls=" + calls + " failures=" + failures + " longestGapMs="
         + TimeUnit.NANOSECONDS.toMillis(longestGap) + " lastServedMsAgo=" + sinceLast);

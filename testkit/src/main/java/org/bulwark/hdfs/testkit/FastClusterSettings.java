@@ -17,6 +17,10 @@ public final class FastClusterSettings {
     // Stale after 5 heartbeats, before the 11 s after which the NameNode declares a DataNode dead.
     conf.setLong("dfs.namenode.stale.datanode.interval", 5000);
     conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
+    // A re-replication scheduled to a DataNode that never reports the copy (its rack came back with the
+    // replicas meanwhile) stays pending until this timeout: 300 s by default, longer than a test waits (CI,
+    // 2026-11-27: "pending reconstruction 2" for 90 s after a datacenter restart, every block fully replicated).
+    conf.setInt("dfs.namenode.reconstruction.pending.timeout-sec", 10);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setFloat("dfs.namenode.safemode.threshold-pct", 0f);
     conf.setInt("dfs.namenode.decommission.interval", 1);
