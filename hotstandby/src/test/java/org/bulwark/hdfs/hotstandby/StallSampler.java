@@ -13,8 +13,8 @@ import java.util.Map;
  */
 final class StallSampler {
   private static final long STALL_NANOS = 100_000_000L;
-  private static final long PERIOD_MILLIS = 10;
-  private static final int FRAMES = 8;
+  private static final long PERIOD_MILLIS = 50;
+  private static final int FRAMES = 28;
 
   private final Thread target;
   private final Map<String, Integer> counts = new HashMap<>();
