@@ -38,7 +38,6 @@ public final class ClientJvm {
         try {
           stalls.callStarted();
           fs.getFileStatus(new Path("/"));
-          stalls.callEnded();
           long now = System.nanoTime();
           if (lastServed != 0) {
             longestGap = Math.max(longestGap, now - lastServed);
@@ -48,9 +47,10 @@ public final class ClientJvm {
           lastServed = now;
           calls++;
         } catch (IOException e) {
-          stalls.callEnded();
           failures++;
           System.out.println("failed: " + e);
+        } finally {
+          stalls.callEnded();
         }
         Thread.sleep(PAUSE_MILLIS);
       }

@@ -50,7 +50,8 @@ final class StallSampler {
       StackTraceElement[] stack = target.getStackTrace();
       StringBuilder top = new StringBuilder(target.getState().toString());
       for (int i = 0; i < Math.min(FRAMES, stack.length); i++) {
-        top.append(" < ").append(stack[i].getClassName().replaceAll(".*\\.", "")).append('.')
+        String cls = stack[i].getClassName();
+        top.append(" < ").append(cls, cls.lastIndexOf('.') + 1, cls.length()).append('.')
             .append(stack[i].getMethodName()).append(':').append(stack[i].getLineNumber());
       }
       synchronized (counts) {
