@@ -96,8 +96,13 @@ public final class HotStandbyKeys {
           + "400 ms sleep (dfs.client.block.write.locateFollowingBlock.initial.delay.ms); 0 turns it off.");
   public static final ConfigKey<Long> CLIENT_PROBE_INTERVAL = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.probe-interval", "50ms", 1,
-      "While a failing-over client waits for a new active NameNode, how often it asks the other NameNodes for "
-          + "their HA state.");
+      "While a failing-over client waits for a new active NameNode, the pause before it asks the other NameNodes "
+          + "for their HA state again the first time; each later pause doubles, up to probe-max-interval, jittered "
+          + "by half either way.");
+  public static final ConfigKey<Long> CLIENT_PROBE_MAX_INTERVAL = ConfigKey.durationMillis(
+      "bulwark.hotstandby.client.probe-max-interval", "1s", 1,
+      "The longest nominal pause between a failing-over client's questions to the NameNodes (never below "
+          + "probe-interval): with many client JVMs on a host, quicker questions load the NameNode that is taking over.");
 
   public static final ConfigKey<Boolean> PRIME_CLIENT_RPC = ConfigKey.flag(
       "bulwark.hotstandby.prime-client-rpc", true,

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +21,7 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle;
 import org.bulwark.hdfs.hotstandby.client.CompleteReasking;
+import org.bulwark.hdfs.hotstandby.client.ProbePacing;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * RPC: a standby answered, or the failover is already over); if none is active yet, it waits up to
  * {@code bulwark.hotstandby.client.failover-wait} for the record {@link HotStandbyController} publishes to
  * name another active NameNode, through a ZooKeeper session opened for the wait and closed once idle
- * (one per nameservice and JVM), and goes straight to it. Every
- * {@code bulwark.hotstandby.client.probe-interval} of that wait it asks the NameNodes again: that is how a
- * client whose session ZooKeeper refused (past {@code maxClientCnxns}) or cannot reach finds the new
- * active NameNode, and a NameNode answers as soon as its transition is over.
+ * (one per nameservice and JVM), and goes straight to it. During that wait it asks the NameNodes again, after
+ * {@code bulwark.hotstandby.client.probe-interval} and then ever less often ({@link ProbePacing}, up to
+ * {@code bulwark.hotstandby.client.probe-max-interval}): that is how a client whose session ZooKeeper refused
+ * (past {@code maxClientCnxns}) or cannot reach finds the new active NameNode, and a NameNode answers as soon
+ * as its transition is over.
  *
  * <p>For 10 s after a failover, a {@code complete} (closing a file) that the new active NameNode answers "not
  * yet" is asked again for up to {@code bulwark.hotstandby.client.complete-reask} ({@link CompleteReasking})
@@ -53,6 +56,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   private final ActiveNameNodeTrackerHandle tracker;
   private final long failoverWaitMillis;
   private final long probeIntervalMillis;
+  private final long probeMaxIntervalMillis;
   private final long completeReaskMillis;
   /** What {@link #getProxy} hands out for each NameNode: its proxy, behind {@link CompleteReasking}. */
   private final List<ProxyInfo<T>> handedOut;
@@ -92,6 +96,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     this.nameservice = uri.getHost();
     this.failoverWaitMillis = HotStandbyKeys.CLIENT_FAILOVER_WAIT.get(conf);
     this.probeIntervalMillis = HotStandbyKeys.CLIENT_PROBE_INTERVAL.get(conf);
+    this.probeMaxIntervalMillis = HotStandbyKeys.CLIENT_PROBE_MAX_INTERVAL.get(conf);
     this.completeReaskMillis = HotStandbyKeys.CLIENT_COMPLETE_REASK.get(conf);
     this.handedOut = new ArrayList<>(Collections.nCopies(proxies.size(), null));
     this.tracker = ActiveNameNodeTrackerHandle.open(conf, nameservice);
@@ -150,11 +155,13 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMillis);
     InetSocketAddress failedAddress = proxies.get(failed).getAddress();
     int active = activeAmongOthers(failed);
+    ProbePacing pacing = new ProbePacing(probeIntervalMillis, probeMaxIntervalMillis, ThreadLocalRandom.current());
     try {
-      // Until the wait is over: ZooKeeper's record, in slices of the probe interval, and between slices the
+      // Until the wait is over: ZooKeeper's record, in slices of the probes' pauses, and between slices the
       // NameNodes' own answer, which serves where ZooKeeper cannot (refused, unreachable, not configured).
       while (active < 0 && System.nanoTime() - deadline < 0) {
-        long sliceEnd = Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(probeIntervalMillis));
+        long pause = TimeUnit.MILLISECONDS.toNanos(pacing.nextPauseMillis());
+        long sliceEnd = Math.min(deadline, System.nanoTime() + pause);
         ActiveRecord next = tracker.awaitActiveOtherThan(failedAddress, millisUntil(sliceEnd));
         if (next != null && (active = indexOf(next)) >= 0) {
           LOG.debug("{}: failing over to {} as ZooKeeper names it active", nameservice, next);
@@ -162,7 +169,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
         }
         long rest = millisUntil(sliceEnd);
         if (rest > 0) {
-          Thread.sleep(rest); // ZooKeeper answered at once (no session): keep to the probe interval
+          Thread.sleep(rest); // ZooKeeper answered at once (no session): keep to the probes' pause
         }
         active = activeAmongOthers(failed);
       }

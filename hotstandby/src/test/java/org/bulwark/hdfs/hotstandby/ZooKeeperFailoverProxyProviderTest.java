@@ -3,17 +3,32 @@ package org.bulwark.hdfs.hotstandby;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.Closeable;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
+import org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.FileContent;
@@ -138,15 +153,13 @@ class ZooKeeperFailoverProxyProviderTest {
         c -> { })) {
       ha.startControllers();
       ha.awaitActive(WAIT);
-      ZooKeeperFailoverProxyProvider<org.apache.hadoop.hdfs.protocol.ClientProtocol> provider =
-          new ZooKeeperFailoverProxyProvider<>(ha.cluster.conf(), URI.create("hdfs://ns1"),
-              org.apache.hadoop.hdfs.protocol.ClientProtocol.class,
-              new org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory<>());
+      ZooKeeperFailoverProxyProvider<ClientProtocol> provider = new ZooKeeperFailoverProxyProvider<>(
+          ha.cluster.conf(), URI.create("hdfs://ns1"), ClientProtocol.class, new NameNodeHAProxyFactory<>());
       try {
         Object first = provider.getProxy();
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         Thread holder = MonitorHold.hold(provider, release);
-        java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        ExecutorService caller = Executors.newSingleThreadExecutor();
         try {
           Object again = caller.submit(() -> {
             Object last = null;
@@ -154,7 +167,7 @@ class ZooKeeperFailoverProxyProviderTest {
               last = provider.getProxy();
             }
             return last;
-          }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+          }).get(30, TimeUnit.SECONDS);
           assertTrue(first == again, "the same proxy, without waiting for the held lock");
         } finally {
           release.countDown();
@@ -164,6 +177,85 @@ class ZooKeeperFailoverProxyProviderTest {
       } finally {
         provider.close();
       }
+    }
+  }
+
+  /**
+   * A client that cannot use ZooKeeper learns of a new active NameNode only by asking the NameNodes; while none
+   * is active it asks ever less often (a 3 s wait: at most 12 questions to each NameNode, 61 at a steady 50 ms),
+   * and still finds the one that becomes active midway. No controllers run: the test makes a NameNode active.
+   */
+  @Test
+  void withoutZooKeeperItAsksTheNameNodesEverLessOftenAndFindsTheNewActive() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(3, ZooKeeperFailoverProxyProviderTest::zooKeeperProvider,
+        c -> { })) {
+      Configuration conf = ha.cluster.conf();
+      conf.set("bulwark.hotstandby.zookeeper.quorum", "127.0.0.1:1");
+      conf.set("bulwark.hotstandby.client.failover-wait", "3s");
+      conf.setBoolean("dfs.client.failover.random.order", false); // the list in order, so the stock walk is known
+      HaStateCounting factory = new HaStateCounting();
+      ZooKeeperFailoverProxyProvider<ClientProtocol> provider = new ZooKeeperFailoverProxyProvider<>(
+          conf, URI.create("hdfs://ns1"), ClientProtocol.class, factory);
+      try {
+        assertTrue(provider.getProxy().proxyInfo.endsWith(":" + rpcPort(ha, 0)), provider.getProxy().proxyInfo);
+        provider.performFailover(provider.getProxy().proxy);
+        int asked = factory.questions.get();
+        // Each round asks nn1 and nn2 (nn0 failed); none is active, so the wait runs out and the provider
+        // moves on as the stock one does, to the next NameNode in the list.
+        assertTrue(asked >= 2 * 4 && asked <= 2 * 12, asked + " questions in a 3 s wait");
+        assertTrue(provider.getProxy().proxyInfo.endsWith(":" + rpcPort(ha, 1)), provider.getProxy().proxyInfo);
+
+        // nn1 fails: the stock walk would go to nn2; nn0 becomes active a second into the wait.
+        Thread failover = new Thread(() -> provider.performFailover(provider.getProxy().proxy));
+        failover.start();
+        Thread.sleep(1000);
+        ha.cluster.mini().transitionToActive(0);
+        failover.join(30_000);
+        assertTrue(!failover.isAlive(), "the failover ended");
+        assertTrue(provider.getProxy().proxyInfo.endsWith(":" + rpcPort(ha, 0)), provider.getProxy().proxyInfo);
+      } finally {
+        provider.close();
+      }
+    }
+  }
+
+  private static int rpcPort(HotStandbyCluster ha, int nameNode) {
+    return ha.cluster.mini().getNameNode(nameNode).getNameNodeAddress().getPort();
+  }
+
+  /** The stock factory's proxies, counting the HA-state questions asked through them. */
+  private static final class HaStateCounting implements HAProxyFactory<ClientProtocol> {
+    final HAProxyFactory<ClientProtocol> real = new NameNodeHAProxyFactory<>();
+    final AtomicInteger questions = new AtomicInteger();
+
+    @Override
+    public ClientProtocol createProxy(Configuration conf, InetSocketAddress address, Class<ClientProtocol> xface,
+        UserGroupInformation ugi, boolean withRetries, AtomicBoolean fallbackToSimpleAuth) throws IOException {
+      return counting(real.createProxy(conf, address, xface, ugi, withRetries, fallbackToSimpleAuth));
+    }
+
+    @Override
+    public ClientProtocol createProxy(Configuration conf, InetSocketAddress address, Class<ClientProtocol> xface,
+        UserGroupInformation ugi, boolean withRetries) throws IOException {
+      return counting(real.createProxy(conf, address, xface, ugi, withRetries));
+    }
+
+    private ClientProtocol counting(ClientProtocol target) {
+      return (ClientProtocol) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {ClientProtocol.class, Closeable.class}, (p, m, args) -> {
+            if (m.getName().equals("close") && m.getDeclaringClass() == Closeable.class) {
+              RPC.stopProxy(target);
+              return null;
+            }
+            if (m.getName().equals("getHAServiceState")) {
+              questions.incrementAndGet();
+            }
+            try {
+              return m.invoke(target, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
     }
   }
 }
