@@ -53,6 +53,13 @@ final class ClientFleet implements AutoCloseable {
     this.stop = stop;
   }
 
+  /**
+   * Whether each client JVM samples its stalled calls ({@link StallSampler}): off unless asked for, since its
+   * stack samples take CPU (measured: about 40% of the clients' CPU during a failover) from the very
+   * NameNode whose transition they wait for.
+   */
+  static final String STALL_SAMPLER = "bench.failover.stallSampler";
+
   /** How many client JVMs start at once: tasks start on a worker over time, not 100 in the same second. */
   private static final int START_BATCH = 10;
 
@@ -70,7 +77,7 @@ final class ClientFleet implements AutoCloseable {
         File log = new File(dir, "client-" + i + ".log");
         fleet.logs.add(log);
         fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, List.of("-Xmx96m", "-Xss256k", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1"),
+            "-XX:TieredStopAtLevel=1", "-D" + ClientJvm.STALL_SAMPLER + "=" + Boolean.getBoolean(STALL_SAMPLER)),
             site.getPath(), fleet.stop.getPath()));
         if (fleet.processes.size() % START_BATCH == 0 || i == count - 1) {
           Await.until(fleet.processes.size() + " client JVMs served", wait, fleet::allReady);

@@ -13,13 +13,15 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * One client process of the clients-at-scale test and benchmark: a task JVM on a worker host, reading
  * through its nameservice's failover proxy provider in a loop until a stop file appears. It prints
  * {@code ready} after its first answer and, at the end, one {@code result} line: calls served, the longest
- * time between two answers (its outage), and when it was last served; before it, {@code stall-stack} lines: what
- * its calling thread ran while a call took over 100 ms ({@link StallSampler}).
+ * time between two answers (its outage), and when it was last served; before it, when the system property
+ * {@value #STALL_SAMPLER} is true, {@code stall-stack} lines: what its calling thread ran while a call took over
+ * 100 ms ({@link StallSampler}).
  *
  * <p>Arguments: the client site file, the stop file.
  */
 public final class ClientJvm {
   private static final long PAUSE_MILLIS = 20;
+  static final String STALL_SAMPLER = "bulwark.test.stall-sampler";
 
   private ClientJvm() {
   }
@@ -32,7 +34,7 @@ public final class ClientJvm {
     long failures = 0;
     long lastServed = 0;
     long longestGap = 0;
-    StallSampler stalls = new StallSampler(Thread.currentThread());
+    StallSampler stalls = new StallSampler(Thread.currentThread(), Boolean.getBoolean(STALL_SAMPLER));
     try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://" + ProcessHaCluster.NS), conf)) {
       while (!stop.exists()) {
         try {

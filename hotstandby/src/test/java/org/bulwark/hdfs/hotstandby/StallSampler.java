@@ -9,7 +9,8 @@ import java.util.Map;
  * Samples what a client thread runs while one of its calls is stalled (taking longer than
  * {@link #STALL_NANOS}), from inside its JVM: {@code jstack} takes seconds to attach on a host that 100
  * client JVMs keep busy, which is when the samples matter. Counts each distinct top of the stack; a
- * daemon thread, one sample every {@link #PERIOD_MILLIS}.
+ * daemon thread, one sample every {@link #PERIOD_MILLIS}. Made without sampling, it only takes the calls'
+ * start and end and reports nothing.
  */
 final class StallSampler {
   private static final long STALL_NANOS = 100_000_000L;
@@ -21,11 +22,13 @@ final class StallSampler {
   private volatile long callStart;
   private int samples;
 
-  StallSampler(Thread target) {
+  StallSampler(Thread target, boolean sampling) {
     this.target = target;
-    Thread sampler = new Thread(this::run, "stall-sampler");
-    sampler.setDaemon(true);
-    sampler.start();
+    if (sampling) {
+      Thread sampler = new Thread(this::run, "stall-sampler");
+      sampler.setDaemon(true);
+      sampler.start();
+    }
   }
 
   void callStarted() {
