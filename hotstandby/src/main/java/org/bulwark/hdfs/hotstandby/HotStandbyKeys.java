@@ -84,6 +84,11 @@ public final class HotStandbyKeys {
       "bulwark.hotstandby.client.zookeeper.refusal-backoff", "30s", 0,
       "After ZooKeeper refused or could not take a client's session, how long (jittered by half either way) the "
           + "client asks the NameNodes instead of trying ZooKeeper again.");
+  public static final ConfigKey<Long> CLIENT_ZK_SESSIONS_PER_HOST = ConfigKey.number(
+      "bulwark.hotstandby.client.zookeeper.sessions-per-host", 10, 0, 10_000,
+      "How many client JVMs of one host and user may hold a ZooKeeper session for NameNode discovery at once (a lock "
+          + "file in java.io.tmpdir); the others ask the NameNodes. Keep it, times the nameservices, plus the controllers "
+          + "on the host, below ZooKeeper's maxClientCnxns; 0 means no cap.");
   public static final ConfigKey<Boolean> CLIENT_ZK_PRELOAD = ConfigKey.flag(
       "bulwark.hotstandby.client.zookeeper.preload", true,
       "Whether a client JVM loads the ZooKeeper client's classes in the background when its first ZooKeeper-"

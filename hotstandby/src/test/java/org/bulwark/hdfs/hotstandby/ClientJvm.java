@@ -34,6 +34,7 @@ public final class ClientJvm {
     long failures = 0;
     long lastServed = 0;
     long longestGap = 0;
+    long sinceLast;
     StallSampler stalls = new StallSampler(Thread.currentThread(), Boolean.getBoolean(STALL_SAMPLER));
     try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://" + ProcessHaCluster.NS), conf)) {
       while (!stop.exists()) {
@@ -56,9 +57,10 @@ public final class ClientJvm {
         }
         Thread.sleep(PAUSE_MILLIS);
       }
+      // Taken before the client closes: closing a JVM's ZooKeeper session waits for ZooKeeper's answer.
+      sinceLast = lastServed == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastServed);
     }
     stalls.report(12).forEach(System.out::println);
-    long sinceLast = lastServed == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastServed);
     System.out.println("result calls=" + calls + " failures=" + failures + " longestGapMs="
         + TimeUnit.NANOSECONDS.toMillis(longestGap) + " lastServedMsAgo=" + sinceLast);
     System.exit(0);

@@ -50,6 +50,7 @@ final class ActiveNameNodeTracker implements Closeable {
   private final long idleCloseNanos;
   private final long connectWaitNanos;
   private final long refusalBackoffMillis;
+  private final HostSessionSlots slots;
   private final ScheduledFuture<?> idleCheck;
   /** Given-up sessions whose ZooKeeper client is still closing (and may still dial once). */
   private final AtomicInteger givenUpClosing = new AtomicInteger();
@@ -66,6 +67,7 @@ final class ActiveNameNodeTracker implements Closeable {
 
   /** One ZooKeeper session and its watch on the record; events of a session already replaced are ignored. */
   private final class Session {
+    final HostSessionSlots.Slot slot;
     final CuratorFramework client;
     final CuratorCache cache;
     final long openedNanos = System.nanoTime();
@@ -75,7 +77,8 @@ final class ActiveNameNodeTracker implements Closeable {
     /** Disconnected before it was ever connected: refused, or nothing answered. */
     boolean failed;
 
-    Session() {
+    Session(HostSessionSlots.Slot slot) {
+      this.slot = slot;
       client = access.builder(sessionTimeoutMillis).build();
       cache = CuratorCache.build(client, path, CuratorCache.Options.SINGLE_NODE_CACHE);
       cache.listenable().addListener(CuratorCacheListener.builder()
@@ -109,19 +112,24 @@ final class ActiveNameNodeTracker implements Closeable {
     }
 
     void close() {
-      cache.close();
-      client.close();
+      try {
+        cache.close();
+        client.close();
+      } finally {
+        slot.close();
+      }
     }
   }
 
   ActiveNameNodeTracker(ZooKeeperAccess access, String parent, String nameservice, int sessionTimeoutMillis,
-      long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis) {
+      long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis, HostSessionSlots slots) {
     this.access = access;
     this.path = new ZNodes(parent, nameservice).active();
     this.sessionTimeoutMillis = sessionTimeoutMillis;
     this.idleCloseNanos = TimeUnit.MILLISECONDS.toNanos(idleCloseMillis);
     this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis);
     this.refusalBackoffMillis = refusalBackoffMillis;
+    this.slots = slots;
     long checkEvery = Math.max(50, idleCloseMillis / 2);
     this.idleCheck = IDLE_CLOSER.scheduleWithFixedDelay(this::closeIfIdle, checkEvery, checkEvery,
         TimeUnit.MILLISECONDS);
@@ -170,10 +178,10 @@ final class ActiveNameNodeTracker implements Closeable {
 
   /**
    * Waits up to {@code timeoutMillis} until the record is active and accepted by {@code wanted}; returns it,
-   * or null. Opens a session if none is open. Returns null at once when ZooKeeper cannot serve it: within the
-   * back-off after a refused session, when the session is refused or not connected within the connect wait
-   * (it is then closed), or when an open session lost its connection; nothing would then tell it of a new
-   * active NameNode.
+   * or null. Opens a session if none is open. Returns null at once when ZooKeeper cannot serve it: when the
+   * host's JVMs hold every session slot ({@link HostSessionSlots}), within the back-off after a refused
+   * session, when the session is refused or not connected within the connect wait (it is then closed), or
+   * when an open session lost its connection; nothing would then tell it of a new active NameNode.
    */
   ActiveRecord await(Predicate<ActiveRecord> wanted, long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -185,7 +193,16 @@ final class ActiveNameNodeTracker implements Closeable {
         }
         Session s = session;
         if (s == null) {
-          s = new Session();
+          HostSessionSlots.Slot slot = slots.tryAcquire();
+          if (slot == null) {
+            return null; // the host's JVMs hold as many sessions as they may: ask the NameNodes
+          }
+          try {
+            s = new Session(slot);
+          } catch (RuntimeException e) {
+            slot.close();
+            throw e;
+          }
           session = s;
         }
         waiters++;

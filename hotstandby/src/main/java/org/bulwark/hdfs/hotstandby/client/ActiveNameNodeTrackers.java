@@ -26,12 +26,13 @@ final class ActiveNameNodeTrackers {
   }
 
   static synchronized ActiveNameNodeTracker acquire(ZooKeeperAccess access, String parent, String nameservice,
-      int sessionTimeoutMillis, long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis) {
+      int sessionTimeoutMillis, long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis,
+      int sessionsPerHost) {
     String key = access.quorum() + parent + "/" + nameservice + " as " + access.identity();
     Entry e = TRACKERS.get(key);
     if (e == null) {
       e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis, idleCloseMillis,
-          connectWaitMillis, refusalBackoffMillis));
+          connectWaitMillis, refusalBackoffMillis, HostSessionSlots.forQuorum(access.quorum(), sessionsPerHost)));
       TRACKERS.put(key, e);
     }
     e.users++;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +25,7 @@ import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client's tracker holds a ZooKeeper session only while a failover is waited for, and waits only while
@@ -39,8 +42,13 @@ class ActiveNameNodeTrackerTest {
   }
 
   private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis) throws Exception {
+    return tracker(connectString, idleCloseMillis, HostSessionSlots.unlimited());
+  }
+
+  private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis, HostSessionSlots slots)
+      throws Exception {
     return new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(connectString)), "/bulwark-ha", "ns1", 2000,
-        idleCloseMillis, 1_000, 60_000);
+        idleCloseMillis, 1_000, 60_000, slots);
   }
 
   private static byte[] activeRecord(String nn) {
@@ -109,6 +117,42 @@ class ActiveNameNodeTrackerTest {
       writer.setData().forPath(PATHS.active(), activeRecord("nn1"));
       assertEquals("nn1", t.await(x -> "nn1".equals(x.nameNodeId()), 60_000).nameNodeId(),
           "a later wait opens a new session");
+    }
+  }
+
+  /**
+   * With the host's one session slot held (by another JVM on a worker host; here another tracker), a waiting
+   * client opens no session and returns at once to ask the NameNodes; once the slot is free it opens one, and
+   * holds the slot until the session closes.
+   */
+  @Test
+  void noSessionWhileTheHostsSlotsAreHeld(@TempDir Path dir) throws Exception {
+    File slotFile = dir.resolve("slots").toFile();
+    HostSessionSlots oneSlot = new HostSessionSlots(slotFile, 1);
+    try (TestingServer zk = new TestingServer(true);
+        CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+            new ExponentialBackoffRetry(100, 3));
+        ActiveNameNodeTracker t = tracker(zk.getConnectString(), 300, oneSlot)) {
+      writer.start();
+      writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), activeRecord("nn2"));
+      HostSessionSlots.Slot other = new HostSessionSlots(slotFile, 1).tryAcquire();
+      assertNotNull(other, "the one slot is free at first");
+      assertNull(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(r -> true, 120_000)),
+          "no slot: no wait");
+      assertFalse(t.sessionOpen(), "no session opened without a slot");
+      other.close();
+      assertEquals("nn2", t.await(r -> true, 60_000).nameNodeId(), "a free slot: a session and its record");
+      assertNull(new HostSessionSlots(slotFile, 1).tryAcquire(), "the open session holds the slot");
+      // Freed once the idle session's ZooKeeper client has closed, just after the tracker let go of it.
+      Await.until("the idle session's close frees its slot", Duration.ofSeconds(30), () -> {
+        HostSessionSlots.Slot again = new HostSessionSlots(slotFile, 1).tryAcquire();
+        if (again == null) {
+          return false;
+        }
+        again.close();
+        return true;
+      });
+      assertFalse(t.sessionOpen());
     }
   }
 }
