@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.hotstandby;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Closeable;
@@ -211,7 +212,7 @@ class ZooKeeperFailoverProxyProviderTest {
         Thread.sleep(1000);
         ha.cluster.mini().transitionToActive(0);
         failover.join(30_000);
-        assertTrue(!failover.isAlive(), "the failover ended");
+        assertFalse(failover.isAlive(), "the failover ended");
         assertTrue(provider.getProxy().proxyInfo.endsWith(":" + rpcPort(ha, 0)), provider.getProxy().proxyInfo);
       } finally {
         provider.close();
