@@ -16,11 +16,17 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsVolumeImpl;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
-import org.bulwark.hdfs.testkit.Utilisation;
 import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,10 +93,63 @@ class StockBalancerDifferentialTest {
 
   /**
    * What one balancer did to its copy of the layout. {@code maxDeviation} is by the replicas the NameNode places
-   * on each DataNode, {@code reportedMaxDeviation} by the use the DataNodes report, which a balancer reads.
+   * on each DataNode once it has settled; {@code atExit} is the NameNode's and DataNodes' state the moment the
+   * balancer returned, before anything settled.
    */
-  record Outcome(int exit, String console, double maxDeviation, double reportedMaxDeviation, List<String> racksLowered,
+  record Outcome(int exit, String console, double maxDeviation, StateAtExit atExit, List<String> racksLowered,
       long[] moves, JsonNode report) {
+    /** The largest distance from the average the balancer itself saw last (its report), or -1 without a report. */
+    double lastSeenMaxDeviation() {
+      return report == null ? -1 : report.path("dn_util_max_dev_after").asDouble(-1);
+    }
+  }
+
+  /**
+   * The active NameNode's replica bookkeeping and the DataNodes' reported use the moment a balancer returned: what
+   * a run that stops on the DataNodes' reports stopped on, kept for the printout.
+   */
+  record StateAtExit(long postponed, long excess, long pendingDeletion, int staleStorages, long dfsUsed,
+      long capacityLessRemaining, long reservedForReplicas, long liveCapacityLessRemaining, long oldestHeartbeatMs,
+      long replicaBytes) {
+    static StateAtExit read(BulwarkMiniCluster c) throws IOException {
+      long replicas = 0;
+      LayoutDiff layout = LayoutDiff.read(c);
+      for (DataNodeHandle dn : c.dataNodes()) {
+        replicas += layout.bytesOn(dn.ipAddress());
+      }
+      long used = 0;
+      long notRemaining = 0;
+      long oldestHeartbeat = Long.MAX_VALUE;
+      for (DatanodeInfo dn : c.fs(0).getDataNodeStats(DatanodeReportType.LIVE)) {
+        used += dn.getDfsUsed();
+        notRemaining += dn.getCapacity() - dn.getRemaining();
+        oldestHeartbeat = Math.min(oldestHeartbeat, dn.getLastUpdate());
+      }
+      long reserved = 0;
+      long liveNotRemaining = 0;
+      for (DataNode dn : c.mini().getDataNodes()) {
+        try (FsDatasetSpi.FsVolumeReferences volumes = dn.getFSDataset().getFsVolumeReferences()) {
+          for (FsVolumeSpi v : volumes) {
+            reserved += ((FsVolumeImpl) v).getReservedForReplicas();
+            liveNotRemaining += ((FsVolumeImpl) v).getCapacity() - v.getAvailable();
+          }
+        }
+      }
+      FSNamesystem ns = c.activeNamesystem(0);
+      return new StateAtExit(ns.getPostponedMisreplicatedBlocks(), ns.getExcessBlocks(), ns.getPendingDeletionBlocks(),
+          ns.getNumStaleStorages(), used, notRemaining, reserved, liveNotRemaining,
+          System.currentTimeMillis() - oldestHeartbeat, replicas);
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%d postponed, %d excess, %d pending deletion, %d stale storages; DataNodes report %.2f MB"
+          + " DFS used and %.2f MB not remaining (the DataNodes themselves now: %.2f MB not remaining, %.2f MB"
+          + " reserved for replicas being written; oldest heartbeat %d ms ago), the NameNode places %.2f MB", postponed,
+          excess, pendingDeletion, staleStorages, dfsUsed / (double) MB, capacityLessRemaining / (double) MB,
+          liveCapacityLessRemaining / (double) MB, reservedForReplicas / (double) MB, oldestHeartbeatMs,
+          replicaBytes / (double) MB);
+    }
   }
 
   @ParameterizedTest(name = "layout {0}")
@@ -116,15 +175,18 @@ class StockBalancerDifferentialTest {
       return; // the claim is about layouts the stock balancer can balance
     }
     if (ours.exit == ExitStatus.NO_MOVE_PROGRESS.getExitCode() && ours.maxDeviation <= layout.threshold
-        && ours.reportedMaxDeviation > layout.threshold) {
-      // Balanced by the NameNode's replicas, not by what the DataNodes report. Seed 12, 2026-11-27, logs on: every
-      // source had confirmed its deletions to the NameNode a second before the next iteration, yet the reported
-      // use stayed 3 MB above the replicas through five idle iterations (12 s). The stock balancer stops the same
-      // way on such reports (stock -3 on seed 12 in 2 of 20 replays). The checks below still hold.
+        && ours.lastSeenMaxDeviation() > layout.threshold) {
+      // Balanced by the NameNode's replicas, not by what the DataNodes reported while it ran. Seed 12, 2026-11-27,
+      // logs on: the reported use stayed 3 MB above the replicas through five idle iterations (12 s). The stock
+      // balancer stops the same way on such reports (stock -3 on seed 12 in 2 of 20 replays). Judged on the
+      // balancer's own last view: the reports may catch up while the test waits for the NameNode to settle
+      // (CI, 2026-11-27: a run that stopped at 6.81 of 6 was read back within the threshold). The checks below hold.
       System.out.printf("  availability ran out of idle iterations on DataNode reports %.2f points off the average,"
-          + " the NameNode's replicas %.2f%n", ours.reportedMaxDeviation, ours.maxDeviation);
+          + " the NameNode's replicas %.2f; at its exit: %s%n", ours.lastSeenMaxDeviation(), ours.maxDeviation,
+          ours.atExit);
     } else {
-      assertEquals(0, ours.exit, layout + "\n" + ours.console);
+      assertEquals(0, ours.exit, layout + "\nat its exit: " + ours.atExit + "; replicas' max deviation after settling "
+          + ours.maxDeviation + "\n" + ours.console);
     }
     assertTrue(ours.maxDeviation <= layout.threshold, layout + ": max deviation " + ours.maxDeviation + "\n" + ours.console);
     assertEquals(List.of(), ours.racksLowered, layout + ": blocks on fewer racks");
@@ -172,24 +234,16 @@ class StockBalancerDifferentialTest {
       long start = System.nanoTime();
       BalancerRuns run = BalancerRuns.run(c.conf(), args.toArray(new String[0]));
       System.out.printf("  %s balancer itself %.1f s%n", policy, (System.nanoTime() - start) / 1e9);
+      StateAtExit atExit = StateAtExit.read(c);
       settle.awaitNameNodesSettled();
       LayoutDiff after = LayoutDiff.read(c);
       for (int f = 0; f < layout.replication.length; f++) {
         c.verifyFile(0, new Path("/data/f" + f), FILE);
       }
       JsonNode json = report.isFile() ? new ObjectMapper().readTree(report) : null;
-      return new Outcome(run.exit, run.console, maxDeviation(c.dataNodes(), after), reportedMaxDeviation(c),
+      return new Outcome(run.exit, run.console, maxDeviation(c.dataNodes(), after), atExit,
           before.racksLowered(after), before.movesTo(after), json);
     }
-  }
-
-  /** The largest distance of a DataNode's utilisation from the average, by the use the DataNodes report. */
-  private static double reportedMaxDeviation(BulwarkMiniCluster c) throws IOException {
-    List<Utilisation.Entry> dataNodes = c.utilisation().dataNodes();
-    long used = dataNodes.stream().mapToLong(Utilisation.Entry::used).sum();
-    long capacity = dataNodes.stream().mapToLong(Utilisation.Entry::capacity).sum();
-    double average = used * 100.0 / capacity;
-    return dataNodes.stream().mapToDouble(e -> Math.abs(e.percent() - average)).max().orElse(0);
   }
 
   /**
