@@ -32,7 +32,9 @@ final class ClusterStarter {
     }
     int seq = SEQUENCE.incrementAndGet();
     File dir = b.baseDir != null ? b.baseDir
-        : new File(System.getProperty("test.build.data", System.getProperty("java.io.tmpdir")), "bulwark-cluster-" + seq);
+        // the process id too: test JVMs forked side by side share test.build.data and count from 1 each
+        : new File(System.getProperty("test.build.data", System.getProperty("java.io.tmpdir")),
+            "bulwark-cluster-" + ProcessHandle.current().pid() + "-" + seq);
     Configuration conf = configuration(b, dir);
     boolean ha = b.nameNodesPerNameservice > 1;
 
