@@ -130,8 +130,9 @@ class StockBalancerDifferentialTest {
       for (DataNode dn : c.mini().getDataNodes()) {
         try (FsDatasetSpi.FsVolumeReferences volumes = dn.getFSDataset().getFsVolumeReferences()) {
           for (FsVolumeSpi v : volumes) {
-            reserved += ((FsVolumeImpl) v).getReservedForReplicas();
-            liveNotRemaining += ((FsVolumeImpl) v).getCapacity() - v.getAvailable();
+            FsVolumeImpl volume = (FsVolumeImpl) v;
+            reserved += volume.getReservedForReplicas();
+            liveNotRemaining += volume.getCapacity() - volume.getAvailable();
           }
         }
       }
@@ -176,10 +177,10 @@ class StockBalancerDifferentialTest {
     }
     if (ours.exit == ExitStatus.NO_MOVE_PROGRESS.getExitCode() && ours.maxDeviation <= layout.threshold
         && ours.lastSeenMaxDeviation() > layout.threshold) {
-      // Balanced by the NameNode's replicas, not by what the DataNodes reported while it ran. Seed 12, 2026-11-27,
-      // logs on: the reported use stayed 3 MB above the replicas through five idle iterations (12 s). The stock
-      // balancer stops the same way on such reports (stock -3 on seed 12 in 2 of 20 replays). Judged on the
-      // balancer's own last view: the reports may catch up while the test waits for the NameNode to settle
+      // Balanced by the NameNode's replicas, not by what the DataNodes reported while it ran. Seed 12, 2026-11-27:
+      // the NameNode held the DataNodes at 3 MB less remaining than their DFS use gives through five idle iterations
+      // (12 s). The stock balancer stops the same way on such reports (stock -3 on seed 12 in 2 of 20 replays).
+      // Judged on the balancer's own last view: the reports may catch up while the test waits for the NameNode to settle
       // (CI, 2026-11-27: a run that stopped at 6.81 of 6 was read back within the threshold). The checks below hold.
       System.out.printf("  availability ran out of idle iterations on DataNode reports %.2f points off the average,"
           + " the NameNode's replicas %.2f; at its exit: %s%n", ours.lastSeenMaxDeviation(), ours.maxDeviation,
