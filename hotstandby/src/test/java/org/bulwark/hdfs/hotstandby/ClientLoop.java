@@ -37,6 +37,9 @@ final class ClientLoop implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
   private String lastGapStory = "";
+  /** nanoTime of the success that opened and of the one that closed the gap {@link #longestGapMillisAfter} last found. */
+  private long lastGapStart;
+  private long lastGapEnd;
 
   /**
    * @param pauseMicros pause after each call, so a dozen loops leave the NameNodes their CPU (0 for none)
@@ -119,6 +122,18 @@ final class ClientLoop implements AutoCloseable {
     }
   }
 
+  /**
+   * Where the gap {@link #longestGapMillisAfter} last found lay: its start ms before {@code failed} and its end
+   * ms after {@code activeAgain}, so an outage splits into the call in flight at the failure, the failover and
+   * the first answer after it.
+   */
+  String lastGapAround(long failed, long activeAgain) {
+    synchronized (successes) {
+      return String.format(java.util.Locale.ROOT, "%+.0f/%+.0f", (lastGapStart - failed) / 1e6,
+          (lastGapEnd - activeAgain) / 1e6);
+    }
+  }
+
   String name() {
     return name;
   }
@@ -152,6 +167,8 @@ final class ClientLoop implements AutoCloseable {
         }
       }
       lastGapStory = story.toString();
+      lastGapStart = gapEnd - longest;
+      lastGapEnd = gapEnd;
       attempts.clear();
       long last = successes.isEmpty() ? Long.MIN_VALUE : successes.get(successes.size() - 1);
       successes.clear();

@@ -297,7 +297,8 @@ final class ProcessFailoverRuns {
       if (c.name().equals(own.label) && c.operation() == ClientLoop.Operation.READ) {
         ownOutage = gap;
       }
-      line.append(String.format(Locale.ROOT, "  %s/%s %.0f", c.name(), c.operation().label(), gap));
+      line.append(String.format(Locale.ROOT, "  %s/%s %.0f (%s)", c.name(), c.operation().label(), gap,
+          c.lastGapAround(failed, activeAgain)));
       if (c.operation() == ClientLoop.Operation.WRITE) {
         writes.append(String.format(Locale.ROOT, "%n  %s/write, calls ending in its longest gap (ms from the failure):%s",
             c.name(), c.lastGapStory()));

@@ -51,6 +51,12 @@ final class ProcessHaCluster implements AutoCloseable {
   private static final int ZOOKEEPER_TICK_MS = 100;
   /** One RPC per NameNode per sample: every 5 ms costs the NameNodes little of their CPU on 2 cores. */
   private static final long SPLIT_BRAIN_SAMPLE_MILLIS = 5;
+  /**
+   * {@code -Dbench.failover.serviceRpc=true}: DataNodes, controllers and this JVM's HA probes on a service RPC
+   * port of each NameNode; by default they share the client RPC port, as without
+   * {@code dfs.namenode.servicerpc-address}.
+   */
+  private static final boolean SERVICE_RPC = Boolean.parseBoolean(System.getProperty("bench.failover.serviceRpc", "false"));
 
   /** Which failover controller a cluster runs. */
   enum ControllerKind {
@@ -114,6 +120,14 @@ final class ProcessHaCluster implements AutoCloseable {
     conf.set("dfs.ha.tail-edits.period", "100ms");
     conf.setBoolean("dfs.namenode.state.context.enabled", true);
     HotStandbyCluster.fastFailover(conf);
+    if (SERVICE_RPC) {
+      // As administrators run HA (Cloudera Manager's default, port 8022): DataNodes and failover controllers
+      // on a service RPC server of its own, so the client port's handlers are left to clients.
+      int[] servicePorts = FreePorts.pick(nameNodes);
+      for (int i = 0; i < nameNodes; i++) {
+        conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), "127.0.0.1:" + servicePorts[i]);
+      }
+    }
     settings.accept(conf);
     MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
     b.setNumNameNodes(nameNodes);
@@ -194,7 +208,9 @@ final class ProcessHaCluster implements AutoCloseable {
       w.println("log4j.logger.org.apache.curator=ERROR");
       w.println("log4j.logger.org.apache.hadoop.metrics2=ERROR");
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem=INFO");
-      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=WARN");
+      // -Dbench.failover.auditLog=true: every client call a NameNode served, timed, to place an outage's end.
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit="
+          + (Boolean.getBoolean("bench.failover.auditLog") ? "INFO" : "WARN"));
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.ha=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSEditLog=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.qjournal.client=INFO");
