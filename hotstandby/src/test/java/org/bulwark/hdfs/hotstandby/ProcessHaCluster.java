@@ -56,6 +56,11 @@ final class ProcessHaCluster implements AutoCloseable {
    * port of each NameNode; by default they share the client RPC port, as without
    * {@code dfs.namenode.servicerpc-address}.
    */
+  /**
+   * {@code -Dbench.failover.lockReportMs=N}: the NameNodes log every hold of their namesystem lock longer
+   * than N ms, with the holder's stack (Hadoop's lock reporting; 5 s by default).
+   */
+  private static final long LOCK_REPORT_MILLIS = Long.getLong("bench.failover.lockReportMs", 0);
   private static final boolean SERVICE_RPC = Boolean.parseBoolean(System.getProperty("bench.failover.serviceRpc", "false"));
 
   /** Which failover controller a cluster runs. */
@@ -127,6 +132,11 @@ final class ProcessHaCluster implements AutoCloseable {
       for (int i = 0; i < nameNodes; i++) {
         conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), "127.0.0.1:" + servicePorts[i]);
       }
+    }
+    if (LOCK_REPORT_MILLIS > 0) {
+      conf.setLong("dfs.namenode.write-lock-reporting-threshold-ms", LOCK_REPORT_MILLIS);
+      conf.setLong("dfs.namenode.read-lock-reporting-threshold-ms", LOCK_REPORT_MILLIS);
+      conf.set("dfs.lock.suppress.warning.interval", "1ms"); // every long hold, not one per 10 s
     }
     settings.accept(conf);
     MiniQJMHACluster.Builder b = new MiniQJMHACluster.Builder(conf);
