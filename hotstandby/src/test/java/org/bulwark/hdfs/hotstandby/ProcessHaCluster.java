@@ -56,12 +56,14 @@ final class ProcessHaCluster implements AutoCloseable {
    * port of each NameNode; by default they share the client RPC port, as without
    * {@code dfs.namenode.servicerpc-address}.
    */
+  private static final boolean SERVICE_RPC = Boolean.parseBoolean(System.getProperty("bench.failover.serviceRpc", "false"));
   /**
    * {@code -Dbench.failover.lockReportMs=N}: the NameNodes log every hold of their namesystem lock longer
    * than N ms, with the holder's stack (Hadoop's lock reporting; 5 s by default).
    */
   private static final long LOCK_REPORT_MILLIS = Long.getLong("bench.failover.lockReportMs", 0);
-  private static final boolean SERVICE_RPC = Boolean.parseBoolean(System.getProperty("bench.failover.serviceRpc", "false"));
+  /** {@code -Dbench.failover.auditLog=true}: every client call a NameNode served, timed, to place an outage's end. */
+  private static final boolean AUDIT_LOG = Boolean.getBoolean("bench.failover.auditLog");
 
   /** Which failover controller a cluster runs. */
   enum ControllerKind {
@@ -218,9 +220,7 @@ final class ProcessHaCluster implements AutoCloseable {
       w.println("log4j.logger.org.apache.curator=ERROR");
       w.println("log4j.logger.org.apache.hadoop.metrics2=ERROR");
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem=INFO");
-      // -Dbench.failover.auditLog=true: every client call a NameNode served, timed, to place an outage's end.
-      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit="
-          + (Boolean.getBoolean("bench.failover.auditLog") ? "INFO" : "WARN"));
+      w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=" + (AUDIT_LOG ? "INFO" : "WARN"));
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.ha=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSEditLog=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.qjournal.client=INFO");
