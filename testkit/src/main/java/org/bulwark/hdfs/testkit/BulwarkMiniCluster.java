@@ -376,6 +376,11 @@ public final class BulwarkMiniCluster implements AutoCloseable {
     awaits.awaitReplication(ns, dir, timeout);
   }
 
+  /** Waits until nameservice {@code ns} has checked every block's placement: {@link ReplicationAwaits#awaitPlacementChecked}. */
+  public void awaitPlacementChecked(int ns, Duration timeout) throws TimeoutException, InterruptedException {
+    awaits.awaitPlacementChecked(ns, timeout);
+  }
+
   /** Waits until nameservice {@code ns} has no missing, under-replicated or pending-reconstruction block. */
   public void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
     awaits.awaitFullyReplicated(ns, timeout);

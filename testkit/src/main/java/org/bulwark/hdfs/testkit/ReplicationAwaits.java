@@ -2,6 +2,8 @@ package org.bulwark.hdfs.testkit;
 
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -43,26 +45,43 @@ final class ReplicationAwaits {
   }
 
   /**
+   * Waits until the active NameNode of nameservice {@code ns} has checked every block's placement: no
+   * block is postponed. After a failover the new active NameNode postpones the blocks with a replica on a
+   * DataNode that has not sent it a full block report; they are in no reconstruction queue, yet {@code fsck}
+   * counts those the placement policy rejects as mis-replicated. Only once they are checked can
+   * {@link #awaitFullyReplicated} vouch for their placement. (The start-up scan's progress is no help: it
+   * stays below 1 when blocks are deleted during the scan.)
+   */
+  void awaitPlacementChecked(int ns, Duration timeout) throws TimeoutException, InterruptedException {
+    awaitActive(ns, "has checked every block's placement", timeout, fsn -> fsn.getPostponedMisreplicatedBlocks() == 0,
+        fsn -> "postponed " + fsn.getPostponedMisreplicatedBlocks());
+  }
+
+  /**
    * Waits until the active NameNode of nameservice {@code ns} has no missing, under-replicated or
    * pending-reconstruction block. The timeout's message gives the three counts.
    */
   void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
+    awaitActive(ns, "has every block fully replicated", timeout,
+        fsn -> fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
+            && fsn.getPendingReconstructionBlocks() == 0,
+        fsn -> "missing " + fsn.getMissingBlocksCount() + ", low redundancy " + fsn.getLowRedundancyBlocks()
+            + ", pending reconstruction " + fsn.getPendingReconstructionBlocks());
+  }
+
+  /** Waits until {@code done} holds for the active NameNode of {@code ns}; a timeout's message ends with {@code counts}. */
+  private void awaitActive(int ns, String what, Duration timeout, Predicate<FSNamesystem> done,
+      Function<FSNamesystem, String> counts) throws TimeoutException, InterruptedException {
     try {
-      Await.until("nameservice " + ns + " has every block fully replicated", timeout, () -> {
-        FSNamesystem fsn = nameNodes.active(ns);
-        return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
-            && fsn.getPendingReconstructionBlocks() == 0;
-      });
+      Await.until("nameservice " + ns + " " + what, timeout, () -> done.test(nameNodes.active(ns)));
     } catch (TimeoutException e) {
-      String counts;
+      String now;
       try {
-        FSNamesystem fsn = nameNodes.active(ns);
-        counts = "missing " + fsn.getMissingBlocksCount() + ", low redundancy " + fsn.getLowRedundancyBlocks()
-            + ", pending reconstruction " + fsn.getPendingReconstructionBlocks();
+        now = counts.apply(nameNodes.active(ns));
       } catch (IllegalStateException noActive) {
-        counts = noActive.getMessage();
+        now = noActive.getMessage();
       }
-      TimeoutException t = new TimeoutException(e.getMessage() + " (" + counts + ")");
+      TimeoutException t = new TimeoutException(e.getMessage() + " (" + now + ")");
       t.initCause(e.getCause());
       throw t;
     }

@@ -178,8 +178,14 @@ final class AllPluginsCluster implements AutoCloseable {
     return splitBrain.stream().mapToLong(SplitBrainChecker::samples).sum();
   }
 
+  /**
+   * Waits until every nameservice's active NameNode has checked every block's placement (the controllers
+   * ask the DataNodes for the block reports that takes after a failover) and has every block fully
+   * replicated, mis-replicated ones repaired included.
+   */
   void awaitFullyReplicated(Duration timeout) throws TimeoutException, InterruptedException {
     for (int ns = 0; ns < NAMESERVICES; ns++) {
+      cluster.awaitPlacementChecked(ns, timeout);
       cluster.awaitFullyReplicated(ns, timeout);
     }
   }
