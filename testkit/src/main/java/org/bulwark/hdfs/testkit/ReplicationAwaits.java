@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 
 /**
@@ -58,13 +59,18 @@ final class ReplicationAwaits {
   }
 
   /**
-   * Waits until the active NameNode of nameservice {@code ns} has no missing, under-replicated or
-   * pending-reconstruction block. The timeout's message gives the three counts.
+   * Waits until the active NameNode of nameservice {@code ns} has no missing, under-replicated (or badly
+   * distributed) or pending-reconstruction block. The NameNode's low-redundancy and pending counts are
+   * snapshots its redundancy monitor takes once a round; each check takes a fresh one first, or a block
+   * queued since the last round would pass unseen. The timeout's message gives the three counts.
    */
   void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
     awaitActive(ns, "has every block fully replicated", timeout,
-        fsn -> fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
-            && fsn.getPendingReconstructionBlocks() == 0,
+        fsn -> {
+          BlockManagerTestUtil.updateState(fsn.getBlockManager());
+          return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
+              && fsn.getPendingReconstructionBlocks() == 0;
+        },
         fsn -> "missing " + fsn.getMissingBlocksCount() + ", low redundancy " + fsn.getLowRedundancyBlocks()
             + ", pending reconstruction " + fsn.getPendingReconstructionBlocks());
   }

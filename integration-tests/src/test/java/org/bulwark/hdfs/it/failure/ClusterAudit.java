@@ -95,9 +95,9 @@ final class ClusterAudit {
   /**
    * The mis-replicated blocks of nameservice {@code ns} once its active NameNode has had
    * {@link #REPAIR_WAIT} to repair them: a block can be between two steps of its repair when the audit
-   * comes (its new replica written and the excess one not yet chosen, or a replica's deletion not yet
-   * reported), which the replication counts do not show. Prints fsck's lines for the blocks, so a run
-   * that ends with some says which.
+   * comes, in no queue the replication counts show (a reconstruction that timed out waits for the
+   * monitor's next round to be queued again). Prints fsck's lines for the blocks, so a run that ends with
+   * some says which.
    */
   private long misReplicatedAfterRepair(int ns, Fsck first) throws Exception {
     System.out.println("fsck of ns" + (ns + 1) + " reports " + first.misReplicated() + " mis-replicated:\n"
