@@ -54,8 +54,8 @@ final class ReplicationAwaits {
    * stays below 1 when blocks are deleted during the scan.)
    */
   void awaitPlacementChecked(int ns, Duration timeout) throws TimeoutException, InterruptedException {
-    awaitActive(ns, "has checked every block's placement", timeout, fsn -> fsn.getPostponedMisreplicatedBlocks() == 0,
-        fsn -> "postponed " + fsn.getPostponedMisreplicatedBlocks());
+    awaitOnActiveNameNode(ns, "has checked every block's placement", timeout,
+        fsn -> fsn.getPostponedMisreplicatedBlocks() == 0, fsn -> "postponed " + fsn.getPostponedMisreplicatedBlocks());
   }
 
   /**
@@ -65,7 +65,7 @@ final class ReplicationAwaits {
    * queued since the last round would pass unseen. The timeout's message gives the three counts.
    */
   void awaitFullyReplicated(int ns, Duration timeout) throws TimeoutException, InterruptedException {
-    awaitActive(ns, "has every block fully replicated", timeout,
+    awaitOnActiveNameNode(ns, "has every block fully replicated", timeout,
         fsn -> {
           BlockManagerTestUtil.updateState(fsn.getBlockManager());
           return fsn.getMissingBlocksCount() == 0 && fsn.getLowRedundancyBlocks() == 0
@@ -76,7 +76,7 @@ final class ReplicationAwaits {
   }
 
   /** Waits until {@code done} holds for the active NameNode of {@code ns}; a timeout's message ends with {@code counts}. */
-  private void awaitActive(int ns, String what, Duration timeout, Predicate<FSNamesystem> done,
+  private void awaitOnActiveNameNode(int ns, String what, Duration timeout, Predicate<FSNamesystem> done,
       Function<FSNamesystem, String> counts) throws TimeoutException, InterruptedException {
     try {
       Await.until("nameservice " + ns + " " + what, timeout, () -> done.test(nameNodes.active(ns)));
