@@ -38,6 +38,8 @@ import org.bulwark.hdfs.testkit.FileContent;
 final class ClusterAudit {
   private static final Duration REPLICATION_WAIT = Duration.ofMinutes(4);
   private static final Duration REPAIR_WAIT = Duration.ofSeconds(60);
+  private static final Duration FSCK_WAIT = Duration.ofSeconds(60);
+  private static final String STANDBY_ANSWER = "is not supported in state standby";
   private static final Pattern MISSING = Pattern.compile("Missing blocks:\\s+(\\d+)");
   private static final Pattern CORRUPT = Pattern.compile("Corrupt blocks:\\s+(\\d+)");
   private static final Pattern MIS_REPLICATED = Pattern.compile("Mis-replicated blocks:\\s+(\\d+)");
@@ -112,8 +114,10 @@ final class ClusterAudit {
       System.out.printf("ns%d: no mis-replicated block after %d ms more%n", ns + 1,
           (System.nanoTime() - start) / 1_000_000);
     } catch (TimeoutException e) {
+      String left = violations(last[0].output());
       System.out.println("ns" + (ns + 1) + " still reports " + last[0].misReplicated() + " mis-replicated after "
-          + REPAIR_WAIT.toSeconds() + " s:\n" + violations(last[0].output()));
+          + REPAIR_WAIT.toSeconds() + " s:\n" + left + "what the NameNodes know of them:\n"
+          + RepairDiagnosis.of(c, ns, left));
     }
     return last[0].misReplicated();
   }
@@ -176,6 +180,16 @@ final class ClusterAudit {
    * fsck servlet that the command makes once it has found the active NameNode.
    */
   Fsck fsck(int ns) throws Exception {
+    String[] output = {null};
+    // A NameNode that went standby between being found active and answering: ask the active one again.
+    Await.until("fsck of ns" + (ns + 1) + " answered by an active NameNode", FSCK_WAIT, () -> {
+      output[0] = fsckOnce(ns);
+      return !output[0].contains(STANDBY_ANSWER);
+    });
+    return parse(ns, output[0]);
+  }
+
+  private String fsckOnce(int ns) throws Exception {
     NameNode active = c.ha.activeNameNode(ns);
     InetSocketAddress http = active.getHttpAddress();
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
@@ -188,6 +202,10 @@ final class ClusterAudit {
     try (InputStream in = conn.getInputStream()) {
       output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+    return output;
+  }
+
+  private static Fsck parse(int ns, String output) {
     if (!output.contains("Status: ")) {
       throw new AssertionError("fsck of ns" + (ns + 1) + " gave no status:\n" + output);
     }
