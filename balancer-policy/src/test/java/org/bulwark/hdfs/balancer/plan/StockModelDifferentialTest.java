@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The planner against a model of the stock balancer ({@link StockBalancerModel}) on thousands of small
- * seeded layouts shaped as {@code StockBalancerDifferentialTest}'s (2-6 racks of 1-4 DataNodes of 48 blocks,
+ * seeded layouts shaped as {@code StockBalancerDifferential}'s (2-6 racks of 1-4 DataNodes of 48 blocks,
  * 1-3 writers, replication 2 and 3, thresholds 5-10, default or one-per-rack placement), where a last gap
  * smaller than a block and a few movable blocks shared by two sources are common. Wherever the model
  * balances within five iterations, the planner must too, without lowering any block's rack count.
