@@ -17,6 +17,18 @@ public final class PlacementKeys {
       "bulwark.placement.hierarchical.writer-datacenter-replicas", WriterDatacenterReplicas.ONE,
       "Replicas HierarchicalPlacementPolicy keeps in the writer's datacenter: one (the rest remote) or half (ceil(RF/2), as HDFS-17868).");
 
+  public static final ConfigKey<Long> RESCAN_CHECK_INTERVAL = ConfigKey.durationMillis(
+      "bulwark.placement.rescan.check-interval", "5s", 10,
+      "How often TopologyGrowthRescan (a NameNode plugin) counts the racks and datacenters in service.");
+
+  public static final ConfigKey<Long> RESCAN_SETTLE = ConfigKey.durationMillis(
+      "bulwark.placement.rescan.settle", "30s", 0,
+      "How long the topology must hold still after racks or datacenters came back before every block's placement is checked again.");
+
+  public static final ConfigKey<Long> RESCAN_MIN_INTERVAL = ConfigKey.durationMillis(
+      "bulwark.placement.rescan.min-interval", "10m", 0,
+      "Least time between two such checks (each walks every block, as a failover does).");
+
   private PlacementKeys() {
   }
 }

@@ -21,6 +21,7 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
 import org.bulwark.hdfs.monitor.BlockMonitor;
+import org.bulwark.hdfs.placement.rescan.TopologyGrowthRescan;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BlockSpread;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -66,7 +67,11 @@ public final class BulwarkDemo extends Configured implements Tool {
         .topology(o.topology.toString())
         .capacity(o.capacity)
         .baseDir(o.dir.getAbsoluteFile())
-        .configure(c -> fromCommandLine.forEach(e -> c.set(e.getKey(), e.getValue())));
+        .configure(c -> {
+          // Blocks written while a rack or datacenter was away are spread over it once it is back.
+          c.set("dfs.namenode.plugins", TopologyGrowthRescan.class.getName());
+          fromCommandLine.forEach(e -> c.set(e.getKey(), e.getValue()));
+        });
     if (o.placement != null) {
       builder.placementPolicy(o.placement);
     }
