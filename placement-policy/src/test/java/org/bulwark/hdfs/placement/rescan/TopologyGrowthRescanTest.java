@@ -15,12 +15,16 @@ import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.StoppedDataNodes;
 import org.bulwark.hdfs.testkit.WriteOrigin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Blocks written while a datacenter was away are spread over it once it is back, with no failover: the
- * active NameNode re-checks every block's placement when the plugin sees the datacenter return.
+ * active NameNode re-checks every block's placement when the plugin sees the datacenter return. In the
+ * compatibility suite: the plugin calls into the NameNode's block manager and takes its lock, which differ
+ * between Hadoop lines.
  */
+@Tag("compat")
 class TopologyGrowthRescanTest {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final long MB = 1L << 20;
