@@ -5,7 +5,7 @@ package org.bulwark.hdfs.placement.rescan;
  *
  * <p>Bulwark's policies require as many racks and datacenters as a block could span on the DataNodes in service
  * now. A block written while a rack or a datacenter was away is judged against the smaller topology, found
- * well placed, and queued for nothing; when the DataNodes come back nothing looks at it again until the next
+ * well placed, and never queued; when the DataNodes come back nothing looks at it again until the next
  * failover or restart (Hadoop re-checks every block only when a single-rack cluster first gains a second
  * rack). So the NameNode keeps a baseline, the shape its last full scan judged against: the shape when it
  * began populating its queues (the smaller of the shape just before and just after, since its own scan ran in
