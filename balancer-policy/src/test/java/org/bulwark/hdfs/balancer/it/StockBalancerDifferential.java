@@ -42,8 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * block on fewer racks than before, and at least 0.95 of the rack-adding moves any plan could make there
  * (the report's {@code moves_adding_rack_possible}), rounded down to whole moves.
  *
- * <p>The layouts are shared out between two test classes by the parity of their seed, so that two test forks
- * run them side by side (each layout takes half a minute of clusters starting, settling and balancing).
+ * <p>The layouts are shared out between two test classes by the parity of their seed, so that the module's test
+ * JVMs can share them out (each layout takes half a minute of clusters starting, settling and balancing).
  */
 abstract class StockBalancerDifferential {
   private static final long FILE = MB;
