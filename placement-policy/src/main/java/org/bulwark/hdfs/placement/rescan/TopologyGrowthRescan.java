@@ -27,7 +27,8 @@ public final class TopologyGrowthRescan implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(TopologyGrowthRescan.class);
 
   private ScheduledExecutorService checker;
-  private volatile int rescans;
+  /** Rescans run since the NameNode started (only the checking thread writes it; for the log). */
+  private int rescans;
 
   @Override
   public synchronized void start(Object service) {
@@ -83,11 +84,6 @@ public final class TopologyGrowthRescan implements ServicePlugin {
     } finally {
       lock.writeUnlock();
     }
-  }
-
-  /** Rescans run since the NameNode started. */
-  int rescans() {
-    return rescans;
   }
 
   @Override
