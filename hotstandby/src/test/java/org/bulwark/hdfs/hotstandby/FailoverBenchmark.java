@@ -510,6 +510,7 @@ class FailoverBenchmark {
   private static void summarise(ObjectNode v, String name, ProcessFailoverRuns.Result r) {
     summarise(v, name, r.failovers, r.splitBrain);
     v.put("mode", "process");
+    v.put("journal_nodes", ProcessFailoverRuns.JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm");
     ObjectNode cpu = v.putObject("transition_cpu_ms_p50");
     r.transitionCpu.forEach((role, values) -> {
       List<Double> sorted = new ArrayList<>();

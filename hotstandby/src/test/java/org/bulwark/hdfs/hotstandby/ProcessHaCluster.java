@@ -22,7 +22,9 @@ import org.apache.hadoop.ha.HAServiceProtocol.RequestSource;
 import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniJournalCluster;
 import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
+import org.apache.hadoop.hdfs.qjournal.server.JournalNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
 import org.apache.hadoop.ipc.RPC;
@@ -39,7 +41,11 @@ import org.bulwark.hdfs.testkit.SplitBrainChecker;
  * kill -9 or frozen with kill -STOP, and its {@code transitionToActive} takes what a real one takes
  * (class loading, a cold JIT, its own heap) rather than what an embedded one does. The JournalNodes
  * (quorum journal, as in production), the DataNodes and ZooKeeper stay in the test's JVM: they are
- * never what fails. A split-brain checker asks every NameNode for its HA state over RPC throughout.
+ * never what fails. Optionally the three JournalNodes run as JVMs of their own too
+ * ({@code hdfs --daemon start journalnode}), as a production quorum does: their answers are on every
+ * activation's path, and in the test's JVM they would share its heap, collector and JIT with the
+ * DataNodes, ZooKeeper and the clients. A split-brain checker asks every NameNode for its HA state over
+ * RPC throughout.
  *
  * <p>Every NameNode starts standby; controllers (ours or the stock ZKFC, each in its own JVM too:
  * {@link #startController}) elect the active one.
@@ -77,6 +83,8 @@ final class ProcessHaCluster implements AutoCloseable {
   private final File[] nameNodeSites;
   private final DaemonProcess[] nameNodes;
   private final DaemonProcess[] controllers;
+  /** The JournalNodes' own JVMs; empty when they run in the test's JVM. */
+  private final List<DaemonProcess> journalNodes = new ArrayList<>();
   /** Each thread its own proxies: the split-brain checker and the test ask at the same time. */
   private final ThreadLocal<HAServiceProtocol[]> probes;
   private final List<HAServiceProtocol> allProbes = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -115,6 +123,15 @@ final class ProcessHaCluster implements AutoCloseable {
   /** As {@link #start(File, int, int, Consumer)}, with ZooKeeper's {@code maxClientCnxns} (-1: its default). */
   static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
       Consumer<Configuration> settings) throws Exception {
+    return start(dir, nameNodes, dataNodes, zooKeeperMaxClientCnxns, false, settings);
+  }
+
+  /**
+   * As {@link #start(File, int, int, int, Consumer)}; with {@code journalProcesses} every JournalNode is a
+   * JVM of its own.
+   */
+  static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
+      boolean journalProcesses, Consumer<Configuration> settings) throws Exception {
     TestingServer zk = new TestingServer(new InstanceSpec(new File(dir, "zookeeper"), -1, -1, -1, true, -1,
         ZOOKEEPER_TICK_MS, zooKeeperMaxClientCnxns), true);
     Configuration conf = FastClusterSettings.apply(new HdfsConfiguration());
@@ -170,6 +187,9 @@ final class ProcessHaCluster implements AutoCloseable {
     }
     dfs.shutdownNameNodes();
     ProcessHaCluster c = new ProcessHaCluster(dir, zk, qjm, conf, sites, writeDaemonLog4j(new File(dir, "daemon-log4j.properties")));
+    if (journalProcesses) {
+      c.moveJournalNodesToProcesses(dfs.getConfiguration(0));
+    }
     for (int i = 0; i < nameNodes; i++) {
       c.startNameNode(i);
     }
@@ -177,6 +197,55 @@ final class ProcessHaCluster implements AutoCloseable {
       c.awaitState(i, HAServiceState.STANDBY);
     }
     return c;
+  }
+
+  /**
+   * Stops the embedded JournalNodes and starts each again as a JVM of its own on the same storage and RPC
+   * port (the address the NameNodes' shared-edits URI names); returns once every one accepts connections.
+   *
+   * @param nameNodeConf a NameNode's configuration: its shared-edits URI lets each JournalNode find its peers
+   */
+  private void moveJournalNodesToProcesses(Configuration nameNodeConf) throws Exception {
+    MiniJournalCluster embedded = journalAndDataNodes.getJournalCluster();
+    int n = embedded.getNumNodes();
+    int[] ports = new int[n];
+    for (int i = 0; i < n; i++) {
+      ports[i] = embedded.getJournalNode(i).getBoundIpcAddress().getPort();
+    }
+    embedded.shutdown();
+    for (int i = 0; i < n; i++) {
+      Configuration own = new Configuration(nameNodeConf);
+      own.set("dfs.journalnode.edits.dir", embedded.getStorageDir(i).getPath());
+      own.set("dfs.journalnode.rpc-address", "127.0.0.1:" + ports[i]);
+      own.set("dfs.journalnode.http-address", "127.0.0.1:0");
+      File site = writeSite(new File(dir, "jn" + i + "-site.xml"), own);
+      journalNodes.add(DaemonProcess.start("jn" + i, JournalNode.class,
+          new File(dir, "jn" + i + "-" + System.nanoTime() + ".log"), jvmOptions(), "-conf", site.getPath()));
+    }
+    for (int i = 0; i < n; i++) {
+      int port = ports[i];
+      DaemonProcess jn = journalNodes.get(i);
+      Await.until(jn + " accepting on port " + port, WAIT, () -> {
+        if (!jn.isAlive()) {
+          throw new IllegalStateException(jn + " ended; see " + jn.log());
+        }
+        return accepting(port);
+      });
+    }
+  }
+
+  private static boolean accepting(int port) {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The JournalNodes' own JVMs (empty when they run in the test's JVM). */
+  List<DaemonProcess> journalNodes() {
+    return journalNodes;
   }
 
   /** The NameNode id MiniQJMHACluster gives index {@code i}. */
@@ -224,6 +293,8 @@ final class ProcessHaCluster implements AutoCloseable {
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.ha=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSEditLog=INFO");
       w.println("log4j.logger.org.apache.hadoop.hdfs.qjournal.client=INFO");
+      // JournalNodes run apart: each recovery step (epoch, prepare, accept, finalize) with its time.
+      w.println("log4j.logger.org.apache.hadoop.hdfs.qjournal.server=INFO");
     }
     return f;
   }
@@ -374,7 +445,14 @@ final class ProcessHaCluster implements AutoCloseable {
     for (HAServiceProtocol p : allProbes) {
       RPC.stopProxy(p);
     }
-    journalAndDataNodes.shutdown();
+    if (journalNodes.isEmpty()) {
+      journalAndDataNodes.shutdown();
+    } else {
+      journalAndDataNodes.getDfsCluster().shutdown(); // the embedded JournalNodes were stopped at the move
+      for (DaemonProcess jn : journalNodes) {
+        jn.close();
+      }
+    }
     zooKeeper.close();
   }
 }

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>So once per NameNode process, when its controller first sees it healthy and standby, this asks it
  * {@code getHAServiceState} over the client protocol: read-only, answered by a standby, one RPC. A
  * NameNode that stops answering (restarted, say) is primed again when it is next seen standby.
+ * {@link ActiveStateWarmup} makes the same call from inside the NameNode, for NameNodes whose failover
+ * controller is another (the stock ZKFC).
  */
 public final class ClientProtocolPrimer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ClientProtocolPrimer.class);
@@ -46,7 +48,6 @@ public final class ClientProtocolPrimer implements Closeable {
 
   public ClientProtocolPrimer(Configuration conf, InetSocketAddress clientRpcAddress, String name) {
     this.conf = new Configuration(conf);
-    this.conf.setInt("ipc.client.connect.max.retries", 0);
     this.clientRpcAddress = clientRpcAddress;
     this.caller = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "client-protocol-primer-" + name);
@@ -69,10 +70,21 @@ public final class ClientProtocolPrimer implements Closeable {
   }
 
   private void prime() {
+    callOnce(conf, clientRpcAddress);
+  }
+
+  /**
+   * Asks the NameNode at {@code clientRpcAddress} for its HA state over the client protocol, once, without
+   * connection retries; logs what came of it (an answer, whatever it says, or a failure: priming is best
+   * effort). The call sets up the client protocol on that RPC server however it is answered.
+   */
+  static void callOnce(Configuration conf, InetSocketAddress clientRpcAddress) {
+    Configuration once = new Configuration(conf);
+    once.setInt("ipc.client.connect.max.retries", 0);
     long start = System.nanoTime();
     ClientProtocol proxy = null;
     try {
-      proxy = NameNodeProxies.createNonHAProxy(conf, clientRpcAddress, ClientProtocol.class,
+      proxy = NameNodeProxies.createNonHAProxy(once, clientRpcAddress, ClientProtocol.class,
           UserGroupInformation.getCurrentUser(), false).getProxy();
       HAServiceState state = proxy.getHAServiceState();
       LOG.info("Primed the client RPC path of the NameNode at {} ({}) in {} ms", clientRpcAddress, state,

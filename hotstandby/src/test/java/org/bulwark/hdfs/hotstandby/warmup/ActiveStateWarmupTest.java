@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.MiniDFSNNTopology;
 import org.apache.hadoop.util.VersionInfo;
+import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +103,22 @@ class ActiveStateWarmupTest {
       standalone.close();
       assertNotNull(r, "the warm-up finished");
       assertTrue(r.loaded > 0, r.toString());
+    }
+  }
+
+  @Test
+  void aWarmUpOfAnHaNameNodeEndsWithOneClientCallToIt() throws Exception {
+    try (MiniDFSCluster cluster = new MiniDFSCluster.Builder(new HdfsConfiguration())
+        .nnTopology(MiniDFSNNTopology.simpleHATopology()).numDataNodes(0).build()) {
+      cluster.waitActive();
+      int port = cluster.getNameNode(0).getNameNodeAddress().getPort();
+      assertEquals(0, ClientProtocolPrimerTest.calls(port), "no getHAServiceState call before the warm-up");
+      ActiveStateWarmup warmup = new ActiveStateWarmup();
+      warmup.start(cluster.getNameNode(0));
+      assertNotNull(warmup.awaitResult(60_000), "the warm-up finished");
+      warmup.close();
+      // Hadoop refreshes the RPC metrics it shows over JMX every 10 s.
+      Await.until("the warm-up's call counted", Duration.ofSeconds(30), () -> ClientProtocolPrimerTest.calls(port) == 1);
     }
   }
 }

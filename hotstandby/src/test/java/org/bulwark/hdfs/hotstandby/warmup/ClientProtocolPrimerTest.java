@@ -46,7 +46,7 @@ class ClientProtocolPrimerTest {
    * How many getHAServiceState calls the NameNode's client RPC server took (its RPC metrics, over JMX, which
    * Hadoop refreshes every 10 s).
    */
-  private static long calls(int port) {
+  static long calls(int port) {
     try {
       return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(
           new ObjectName("Hadoop:service=NameNode,name=RpcDetailedActivityForPort" + port),
