@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -235,7 +236,7 @@ final class ProcessHaCluster implements AutoCloseable {
   }
 
   private static boolean accepting(int port) {
-    try (java.net.Socket s = new java.net.Socket()) {
+    try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress("127.0.0.1", port), 200);
       return true;
     } catch (IOException e) {

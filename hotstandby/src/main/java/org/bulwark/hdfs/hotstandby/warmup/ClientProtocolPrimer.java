@@ -47,7 +47,7 @@ public final class ClientProtocolPrimer implements Closeable {
   private volatile int callsStarted;
 
   public ClientProtocolPrimer(Configuration conf, InetSocketAddress clientRpcAddress, String name) {
-    this.conf = new Configuration(conf);
+    this.conf = conf; // callOnce copies it for each call
     this.clientRpcAddress = clientRpcAddress;
     this.caller = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "client-protocol-primer-" + name);
