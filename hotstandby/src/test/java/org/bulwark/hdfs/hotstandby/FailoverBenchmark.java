@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,6 +30,7 @@ import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BenchReport;
+import org.bulwark.hdfs.testkit.DaemonProcess;
 import org.bulwark.hdfs.testkit.SplitBrainChecker;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -274,12 +276,20 @@ class FailoverBenchmark {
     summarisePeers(peers, r);
   }
 
-  /** The processes of a clients-at-scale run, by role: the new active NameNode, the controllers, this JVM, the clients. */
+  /**
+   * The processes of a clients-at-scale run, by role: the new active NameNode, the controllers, the JournalNodes
+   * when they run apart, this JVM, the clients.
+   */
   private static Map<String, List<Long>> scaleRoles(ProcessHaCluster ha, int standby, ClientFleet fleet) {
     Map<String, List<Long>> roles = new LinkedHashMap<>();
     roles.put("new-namenode", Collections.singletonList(ha.nameNode(standby).pid()));
     roles.put("controllers", Arrays.asList(ha.controller(0).pid(), ha.controller(1).pid()));
-    roles.put("bench(journal,datanode,zookeeper)", Collections.singletonList(ProcessHandle.current().pid()));
+    if (ha.journalNodes().isEmpty()) {
+      roles.put("bench(journal,datanode,zookeeper)", Collections.singletonList(ProcessHandle.current().pid()));
+    } else {
+      roles.put("journal-nodes", ha.journalNodes().stream().map(DaemonProcess::pid).collect(Collectors.toList()));
+      roles.put("bench(datanode,zookeeper)", Collections.singletonList(ProcessHandle.current().pid()));
+    }
     roles.put("clients", fleet.pids());
     return roles;
   }
@@ -341,6 +351,7 @@ class FailoverBenchmark {
     for (int run = 0; run < SCALE_RUNS; run++) {
       File dir = new File("target/failover-" + field.replace('_', '-') + "-" + run);
       try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS,
+          ProcessFailoverRuns.JOURNAL_PROCESSES,
           c -> ProcessFailoverRuns.sameControllerSettings(c, GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS))) {
         if (kind == ControllerKind.STOCK) {
           StockZkfc.formatZooKeeper(ha.controllerConf(0));
@@ -400,6 +411,7 @@ class FailoverBenchmark {
     }
     out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
     out.put("client_provider", peer.label);
+    out.put("journal_nodes", ProcessFailoverRuns.JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm");
     Collections.sort(outages);
     Collections.sort(failovers);
     out.put("client_jvms", SCALE_CLIENTS);

@@ -66,10 +66,10 @@ final class ProcessFailoverRuns {
    */
   static final boolean NAMENODE_WARMUP = Boolean.getBoolean("bench.failover.warmup");
   /**
-   * Each JournalNode a JVM of its own, as in production (by default); {@code -Dbench.failover.journalProcesses=false}
-   * runs them in the benchmark's JVM, the layout of every run before 2026-11-28. Measured that day (kill -9,
-   * twins of 10): the stock ZKFC's transition was alike in both layouts, ours 60-150 ms slower at the median
-   * with the JournalNodes apart.
+   * Each JournalNode a JVM of its own, as in production (by default; the clients-at-scale runs too);
+   * {@code -Dbench.failover.journalProcesses=false} runs them in the benchmark's JVM, the layout of every run
+   * before 2026-11-28. Measured that day (kill -9, twins of 10): on one machine the stock ZKFC's transition was
+   * alike in both layouts and ours 60-150 ms slower with the JournalNodes apart; on another both 40-50 ms slower.
    */
   static final boolean JOURNAL_PROCESSES = Boolean.parseBoolean(System.getProperty("bench.failover.journalProcesses", "true"));
   /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
