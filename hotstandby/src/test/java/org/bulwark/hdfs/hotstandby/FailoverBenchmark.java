@@ -411,7 +411,7 @@ class FailoverBenchmark {
     }
     out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
     out.put("client_provider", peer.label);
-    out.put("journal_nodes", ProcessFailoverRuns.JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm");
+    out.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
     Collections.sort(outages);
     Collections.sort(failovers);
     out.put("client_jvms", SCALE_CLIENTS);
@@ -522,7 +522,7 @@ class FailoverBenchmark {
   private static void summarise(ObjectNode v, String name, ProcessFailoverRuns.Result r) {
     summarise(v, name, r.failovers, r.splitBrain);
     v.put("mode", "process");
-    v.put("journal_nodes", ProcessFailoverRuns.JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm");
+    v.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
     ObjectNode cpu = v.putObject("transition_cpu_ms_p50");
     r.transitionCpu.forEach((role, values) -> {
       List<Double> sorted = new ArrayList<>();

@@ -72,6 +72,11 @@ final class ProcessFailoverRuns {
    * alike in both layouts and ours 60-150 ms slower with the JournalNodes apart; on another both 40-50 ms slower.
    */
   static final boolean JOURNAL_PROCESSES = Boolean.parseBoolean(System.getProperty("bench.failover.journalProcesses", "true"));
+  /** Where the JournalNodes ran, as the JSON's {@code journal_nodes} says it. */
+  static String journalNodesLayout() {
+    return JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm";
+  }
+
   /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
   static final boolean WITNESS_EXITS = Boolean.parseBoolean(System.getProperty("bench.failover.witnessExits", "true"));
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
