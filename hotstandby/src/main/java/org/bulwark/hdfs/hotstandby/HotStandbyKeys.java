@@ -87,8 +87,15 @@ public final class HotStandbyKeys {
   public static final ConfigKey<Long> CLIENT_ZK_SESSIONS_PER_HOST = ConfigKey.number(
       "bulwark.hotstandby.client.zookeeper.sessions-per-host", 10, 0, 10_000,
       "How many client JVMs of one host and user may hold a ZooKeeper session for NameNode discovery at once (a lock "
-          + "file in java.io.tmpdir); the others ask the NameNodes. Keep it, times the nameservices, plus the controllers "
+          + "file in bulwark.hotstandby.client.host-dir); the others read the record those sessions relay there and "
+          + "ask the NameNodes. Keep it, times the nameservices, plus the controllers "
           + "on the host, below ZooKeeper's maxClientCnxns; 0 means no cap.");
+  public static final ConfigKey<String> CLIENT_HOST_DIR = ConfigKey.text(
+      "bulwark.hotstandby.client.host-dir", "/tmp",
+      "Directory where the client JVMs of one host and user share their ZooKeeper session slots and the active-"
+          + "NameNode record those sessions relay (files named for the user and the quorum); empty means "
+          + "java.io.tmpdir. Not java.io.tmpdir by default: YARN gives every container its own, and the JVMs of a "
+          + "host must find the same files.");
   public static final ConfigKey<Boolean> CLIENT_ZK_PRELOAD = ConfigKey.flag(
       "bulwark.hotstandby.client.zookeeper.preload", true,
       "Whether a client JVM loads the ZooKeeper client's classes in the background when its first ZooKeeper-"

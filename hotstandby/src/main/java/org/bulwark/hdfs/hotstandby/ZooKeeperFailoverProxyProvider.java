@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * RPC: a standby answered, or the failover is already over); if none is active yet, it waits up to
  * {@code bulwark.hotstandby.client.failover-wait} for the record {@link HotStandbyController} publishes to
  * name another active NameNode, through a ZooKeeper session opened for the wait and closed once idle
- * (one per nameservice and JVM), and goes straight to it. During that wait it asks the NameNodes again, after
+ * (one per nameservice and JVM; a JVM of a host whose other JVMs hold the sessions allowed
+ * ({@code bulwark.hotstandby.client.zookeeper.sessions-per-host}) reads the record as they relay it in a
+ * host-local file), and goes straight to it. During that wait it asks the NameNodes again, after
  * {@code bulwark.hotstandby.client.probe-interval} and then ever less often ({@link ProbePacing}, up to
  * {@code bulwark.hotstandby.client.probe-max-interval}): that is how a client whose session ZooKeeper refused
  * (past {@code maxClientCnxns}) or cannot reach finds the new active NameNode, and a NameNode answers as soon
@@ -152,6 +154,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
         }
       }
     }
+    long waitStartMillis = System.currentTimeMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMillis);
     InetSocketAddress failedAddress = proxies.get(failed).getAddress();
     int active = activeAmongOthers(failed);
@@ -167,13 +170,16 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
           LOG.debug("{}: failing over to {} as ZooKeeper names it active", nameservice, next);
           break;
         }
-        long rest = millisUntil(sliceEnd);
-        if (rest > 0) {
-          Thread.sleep(rest); // ZooKeeper answered at once (no session): keep to the probes' pause
+        // ZooKeeper answered before the slice ended (no session here): until it ends, what the host's JVMs
+        // with a session relay.
+        next = tracker.awaitRelayedActiveOtherThan(failedAddress, waitStartMillis, millisUntil(sliceEnd));
+        if (next != null && (active = indexOf(next)) >= 0) {
+          LOG.debug("{}: failing over to {} as this host's ZooKeeper sessions relay it active", nameservice, next);
+          break;
         }
         active = activeAmongOthers(failed);
       }
-    } catch (InterruptedIOException | InterruptedException e) {
+    } catch (InterruptedIOException e) {
       Thread.currentThread().interrupt();
     }
     synchronized (this) {

@@ -60,6 +60,12 @@ final class ClientFleet implements AutoCloseable {
    */
   static final String STALL_SAMPLER = "bench.failover.stallSampler";
 
+  /**
+   * Extra options for every client JVM, split at spaces, {@code {i}} replaced by the client's index: to profile
+   * them, e.g. {@code -XX:StartFlightRecording:filename=target/client-{i}.jfr,settings=profile}.
+   */
+  static final String JVM_OPTIONS = "bench.failover.clientJvmOptions";
+
   /** How many client JVMs start at once: tasks start on a worker over time, not 100 in the same second. */
   private static final int START_BATCH = 10;
 
@@ -69,6 +75,15 @@ final class ClientFleet implements AutoCloseable {
    */
   static ClientFleet start(File dir, Configuration clientConf, int count, Duration wait)
       throws IOException, TimeoutException, InterruptedException {
+    return start(dir, clientConf, count, wait, List.of());
+  }
+
+  /**
+   * As {@link #start(File, Configuration, int, Duration)}, each client JVM also given {@code jvmOptions}, with
+   * {@code {i}} replaced by its index (a YARN container's own {@code java.io.tmpdir}, say).
+   */
+  static ClientFleet start(File dir, Configuration clientConf, int count, Duration wait, List<String> jvmOptions)
+      throws IOException, TimeoutException, InterruptedException {
     File site = ProcessHaCluster.writeSite(new File(dir, "client-site.xml"), clientConf);
     ClientFleet fleet = new ClientFleet(new File(dir, "clients.stop"));
     Files.deleteIfExists(fleet.stop.toPath()); // left by an earlier run in the same directory
@@ -76,9 +91,16 @@ final class ClientFleet implements AutoCloseable {
       for (int i = 0; i < count; i++) {
         File log = new File(dir, "client-" + i + ".log");
         fleet.logs.add(log);
-        fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, List.of("-Xmx96m", "-Xss256k", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-D" + ClientJvm.STALL_SAMPLER + "=" + Boolean.getBoolean(STALL_SAMPLER)),
-            site.getPath(), fleet.stop.getPath()));
+        List<String> options = new ArrayList<>(List.of("-Xmx96m", "-Xss256k", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-D" + ClientJvm.STALL_SAMPLER + "=" + Boolean.getBoolean(STALL_SAMPLER)));
+        List<String> extra = new ArrayList<>(jvmOptions);
+        extra.addAll(List.of(System.getProperty(JVM_OPTIONS, "").trim().split("\\s+")));
+        for (String o : extra) {
+          if (!o.isEmpty()) {
+            options.add(o.replace("{i}", Integer.toString(i)));
+          }
+        }
+        fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, options, site.getPath(), fleet.stop.getPath()));
         if (fleet.processes.size() % START_BATCH == 0 || i == count - 1) {
           Await.until(fleet.processes.size() + " client JVMs served", wait, fleet::allReady);
         }

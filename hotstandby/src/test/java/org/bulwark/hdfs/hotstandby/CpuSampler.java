@@ -123,6 +123,15 @@ final class CpuSampler implements AutoCloseable {
     return byName;
   }
 
+  /** {@link #ticksByThread} summed over several processes: which threads of a fleet of JVMs used the CPU. */
+  static Map<String, Long> ticksByThread(Iterable<Long> pids) {
+    Map<String, Long> byName = new TreeMap<>();
+    for (long pid : pids) {
+      ticksByThread(pid).forEach((name, ticks) -> byName.merge(name, ticks, Long::sum));
+    }
+    return byName;
+  }
+
   /** Per thread name, the CPU milliseconds used between two {@link #ticksByThread} readings, where more than a tick. */
   static Map<String, Long> threadMillisBetween(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> used = new TreeMap<>();

@@ -383,8 +383,7 @@ class FailoverBenchmark {
           int killedNameNode = first;
           Map<String, List<Long>> roles = scaleRoles(ha, standby, fleet);
           Map<String, Long> cpuBefore = cpuTicks(roles);
-          long sampleClient = fleet.pids().get(0);
-          Map<String, Long> clientThreadsBefore = CpuSampler.ticksByThread(sampleClient);
+          Map<String, Long> clientThreadsBefore = CpuSampler.ticksByThread(fleet.pids());
           long killed = System.nanoTime();
           ha.killNameNode(killedNameNode);
           Await.until("the other NameNode is active", WAIT, () -> ha.active() == standby);
@@ -392,18 +391,26 @@ class FailoverBenchmark {
           failovers.add(failoverMs);
           Map<String, Long> cpuAfter = cpuTicks(roles);
           StringBuilder clientThreads = new StringBuilder();
-          CpuSampler.threadMillisBetween(clientThreadsBefore, CpuSampler.ticksByThread(sampleClient))
+          CpuSampler.threadMillisBetween(clientThreadsBefore, CpuSampler.ticksByThread(fleet.pids()))
               .forEach((t, ms) -> clientThreads.append(String.format(Locale.ROOT, " [%s] %d", t, ms)));
           StringBuilder used = new StringBuilder();
           cpuBefore.forEach((role, t) -> used.append(String.format(Locale.ROOT, " %s %d", role,
               (cpuAfter.get(role) - t) * 10)));
-          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms; CPU ms from the kill to active:%s; client 0's "
-              + "threads:%s%n", field, run, failoverMs, used, clientThreads);
+          System.out.printf(Locale.ROOT, "%s run %d: killed at %s%n", field, run,
+              java.time.Instant.now().minusNanos(System.nanoTime() - killed));
+          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms; CPU ms from the kill to active:%s; the clients' "
+              + "threads, summed:%s%n", field, run, failoverMs, used, clientThreads);
           Thread.sleep(5000);
+          List<Double> runOutages = new ArrayList<>();
           for (ClientFleet.Result r : fleet.stop()) {
-            outages.add((double) r.longestGapMillis);
+            runOutages.add((double) r.longestGapMillis);
             unserved += r.failures > 0 || r.lastServedMillisAgo < 0 || r.lastServedMillisAgo > 1000 ? 1 : 0;
           }
+          outages.addAll(runOutages);
+          Collections.sort(runOutages);
+          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms, client outage p50 %.0f / p95 %.0f / max %.0f ms%n",
+              field, run, failoverMs, percentile(runOutages, 50), percentile(runOutages, 95),
+              runOutages.get(runOutages.size() - 1));
         }
         refused += org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
         splitBrain += ha.splitBrain.observations();

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@code refusalBackoffMillis} (jittered): a failover then costs the quorum the few connection attempts a
  * JVM's ZooKeeper client makes within the connect wait and while it closes, not one a second for as long as
  * the JVM lives. The caller finds the active NameNode another
- * way meanwhile.
+ * way meanwhile: the record as the host's JVMs with a session relay it ({@link HostRecordRelay}), or the
+ * NameNodes' own answer.
  */
 final class ActiveNameNodeTracker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveNameNodeTracker.class);
@@ -51,6 +52,7 @@ final class ActiveNameNodeTracker implements Closeable {
   private final long connectWaitNanos;
   private final long refusalBackoffMillis;
   private final HostSessionSlots slots;
+  private final HostRecordRelay relay;
   private final ScheduledFuture<?> idleCheck;
   /** Given-up sessions whose ZooKeeper client is still closing (and may still dial once). */
   private final AtomicInteger givenUpClosing = new AtomicInteger();
@@ -122,7 +124,8 @@ final class ActiveNameNodeTracker implements Closeable {
   }
 
   ActiveNameNodeTracker(ZooKeeperAccess access, String parent, String nameservice, int sessionTimeoutMillis,
-      long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis, HostSessionSlots slots) {
+      long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis, HostSessionSlots slots,
+      HostRecordRelay relay) {
     this.access = access;
     this.path = new ZNodes(parent, nameservice).active();
     this.sessionTimeoutMillis = sessionTimeoutMillis;
@@ -130,6 +133,7 @@ final class ActiveNameNodeTracker implements Closeable {
     this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis);
     this.refusalBackoffMillis = refusalBackoffMillis;
     this.slots = slots;
+    this.relay = relay;
     long checkEvery = Math.max(50, idleCloseMillis / 2);
     this.idleCheck = IDLE_CLOSER.scheduleWithFixedDelay(this::closeIfIdle, checkEvery, checkEvery,
         TimeUnit.MILLISECONDS);
@@ -144,12 +148,17 @@ final class ActiveNameNodeTracker implements Closeable {
         return null;
       }
     }).orElse(null);
+    boolean relayIt;
     synchronized (lock) {
+      relayIt = session == s && next != null && next.isActive();
       if (session == s) {
         current = next;
         refreshUsable();
         lock.notifyAll();
       }
+    }
+    if (relayIt) {
+      relay.publish(next);
     }
   }
 
@@ -249,6 +258,16 @@ final class ActiveNameNodeTracker implements Closeable {
         });
       }
     }
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} for the host's JVMs that hold a session to relay a record that is active,
+   * accepted by {@code wanted} and relayed at or after {@code sinceMillis} (wall clock); returns it, or null.
+   * How a JVM without a session learns of a new active NameNode as soon as those with one do.
+   */
+  ActiveRecord awaitRelayed(long sinceMillis, Predicate<ActiveRecord> wanted, long timeoutMillis)
+      throws InterruptedException {
+    return relay.await(sinceMillis, wanted, timeoutMillis);
   }
 
   /** Caller holds the lock; returns the session for the caller to close once it released the lock. */

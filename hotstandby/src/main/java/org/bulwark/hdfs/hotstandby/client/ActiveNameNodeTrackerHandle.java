@@ -45,7 +45,7 @@ public final class ActiveNameNodeTrackerHandle {
     return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(access, HotStandbyKeys.parentZnode(conf),
         nameservice, sessionTimeout, HotStandbyKeys.CLIENT_ZK_IDLE_CLOSE.get(conf),
         HotStandbyKeys.CLIENT_ZK_CONNECT_WAIT.get(conf), HotStandbyKeys.CLIENT_ZK_REFUSAL_BACKOFF.get(conf),
-        HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(conf).intValue()));
+        HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(conf).intValue(), HostFiles.dir(conf)));
   }
 
   /** The current record while a ZooKeeper session is open and connected, else null. */
@@ -64,6 +64,25 @@ public final class ActiveNameNodeTrackerHandle {
     }
     try {
       return tracker.await(r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed), timeoutMillis);
+    } catch (InterruptedException e) {
+      throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
+    }
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} for the host's JVMs that hold a ZooKeeper session to relay a record naming
+   * an active NameNode other than the one at {@code failed}, relayed at or after {@code sinceMillis} (wall
+   * clock); null when none is in time. Without ZooKeeper discovery it only waits.
+   */
+  public ActiveRecord awaitRelayedActiveOtherThan(InetSocketAddress failed, long sinceMillis, long timeoutMillis)
+      throws InterruptedIOException {
+    try {
+      if (tracker == null) {
+        Thread.sleep(timeoutMillis);
+        return null;
+      }
+      return tracker.awaitRelayed(sinceMillis, r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed),
+          timeoutMillis);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
     }

@@ -1,8 +1,10 @@
 package org.bulwark.hdfs.hotstandby.client;
 
+import java.io.File;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
 
 /**
@@ -27,12 +29,14 @@ final class ActiveNameNodeTrackers {
 
   static synchronized ActiveNameNodeTracker acquire(ZooKeeperAccess access, String parent, String nameservice,
       int sessionTimeoutMillis, long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis,
-      int sessionsPerHost) {
+      int sessionsPerHost, File hostDir) {
     String key = access.quorum() + parent + "/" + nameservice + " as " + access.identity();
     Entry e = TRACKERS.get(key);
     if (e == null) {
       e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis, idleCloseMillis,
-          connectWaitMillis, refusalBackoffMillis, HostSessionSlots.forQuorum(access.quorum(), sessionsPerHost)));
+          connectWaitMillis, refusalBackoffMillis,
+          HostSessionSlots.forQuorum(hostDir, access.quorum(), sessionsPerHost),
+          HostRecordRelay.forRecord(hostDir, access.quorum(), new ZNodes(parent, nameservice).active())));
       TRACKERS.put(key, e);
     }
     e.users++;

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * (measured on 2 cores: failovers of 2.8-4.1 s where the stock pair took 1.2-1.4 s). A JVM without a slot
  * finds the new active NameNode by asking the NameNodes, as a refused one does, and costs nothing more.
  *
- * <p>A slot is a one-byte lock region of a file in {@code java.io.tmpdir}, named for the user and the quorum.
+ * <p>A slot is a one-byte lock region of a file in {@code bulwark.hotstandby.client.host-dir} ({@link HostFiles}),
+ * named for the user and the quorum.
  * The operating system frees a JVM's locks when it ends, so a killed task never keeps a slot. Where the file
  * cannot be used (no writable temporary directory) there is no cap.
  */
@@ -54,11 +55,10 @@ final class HostSessionSlots {
     this.slots = slots;
   }
 
-  /** The slots of {@code quorum}'s sessions for this JVM's user, in {@code java.io.tmpdir}. */
-  static HostSessionSlots forQuorum(String quorum, int slots) {
-    String user = System.getProperty("user.name", "unknown").replaceAll("[^A-Za-z0-9_.-]", "_");
-    return new HostSessionSlots(new File(System.getProperty("java.io.tmpdir"),
-        "bulwark-zookeeper-sessions-" + user + "-" + Integer.toHexString(quorum.hashCode())), slots);
+  /** The slots of {@code quorum}'s sessions for this JVM's user, in {@code hostDir}. */
+  static HostSessionSlots forQuorum(File hostDir, String quorum, int slots) {
+    return new HostSessionSlots(new File(hostDir, "bulwark-zookeeper-sessions-" + HostFiles.user() + "-"
+        + Integer.toHexString(quorum.hashCode())), slots);
   }
 
   /** No cap: every JVM may open its session. */

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -47,8 +49,14 @@ class ActiveNameNodeTrackerTest {
 
   private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis, HostSessionSlots slots)
       throws Exception {
+    return tracker(connectString, idleCloseMillis, slots,
+        new HostRecordRelay(Files.createTempDirectory("relay").resolve("record")));
+  }
+
+  private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis, HostSessionSlots slots,
+      HostRecordRelay relay) throws Exception {
     return new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(connectString)), "/bulwark-ha", "ns1", 2000,
-        idleCloseMillis, 1_000, 60_000, slots);
+        idleCloseMillis, 1_000, 60_000, slots, relay);
   }
 
   private static byte[] activeRecord(String nn) {
@@ -153,6 +161,50 @@ class ActiveNameNodeTrackerTest {
         return true;
       });
       assertFalse(t.sessionOpen());
+    }
+  }
+
+  /**
+   * Two JVMs of a host with one session slot between them, as two trackers sharing the slot and relay files:
+   * the one without a session learns of the new active NameNode as the one with a session relays it.
+   */
+  @Test
+  void aTrackerWithoutASlotLearnsTheNewRecordFromTheRelay(@TempDir Path dir) throws Exception {
+    File slotFile = dir.resolve("slots").toFile();
+    Path relayFile = dir.resolve("record");
+    try (TestingServer zk = new TestingServer(true);
+        CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+            new ExponentialBackoffRetry(100, 3));
+        ActiveNameNodeTracker withSlot = tracker(zk.getConnectString(), 60_000, new HostSessionSlots(slotFile, 1),
+            new HostRecordRelay(relayFile));
+        ActiveNameNodeTracker withoutSlot = tracker(zk.getConnectString(), 60_000, new HostSessionSlots(slotFile, 1),
+            new HostRecordRelay(relayFile))) {
+      writer.start();
+      writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), activeRecord("nn1"));
+      long since = System.currentTimeMillis();
+      CompletableFuture<ActiveRecord> watching = CompletableFuture.supplyAsync(() -> await(withSlot));
+      Await.until("the first tracker's session open", Duration.ofSeconds(30), withSlot::sessionOpen);
+      assertNull(withoutSlot.await(r -> true, 60_000), "the host's one slot is taken");
+      CompletableFuture<ActiveRecord> relayed = CompletableFuture.supplyAsync(() -> {
+        try {
+          return withoutSlot.awaitRelayed(since, r -> r.nameNodeId().equals("nn2"), 60_000);
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(200);
+      writer.setData().forPath(PATHS.active(), activeRecord("nn2"));
+      assertEquals("nn2", watching.get(60, TimeUnit.SECONDS).nameNodeId());
+      assertEquals("nn2", relayed.get(60, TimeUnit.SECONDS).nameNodeId(), "relayed by the tracker with the session");
+      assertFalse(withoutSlot.sessionOpen());
+    }
+  }
+
+  private static ActiveRecord await(ActiveNameNodeTracker t) {
+    try {
+      return t.await(r -> r.nameNodeId().equals("nn2"), 60_000);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
     }
   }
 }
