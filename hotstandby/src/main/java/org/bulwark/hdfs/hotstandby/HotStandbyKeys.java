@@ -96,6 +96,12 @@ public final class HotStandbyKeys {
           + "NameNode record those sessions relay (files named for the user and the quorum); empty means "
           + "java.io.tmpdir. Not java.io.tmpdir by default: YARN gives every container its own, and the JVMs of a "
           + "host must find the same files.");
+  public static final ConfigKey<Boolean> CLIENT_RELAY = ConfigKey.flag(
+      "bulwark.hotstandby.client.relay", true,
+      "Whether the client JVMs of a host share the active-NameNode record through a file in "
+          + "bulwark.hotstandby.client.host-dir: those with a ZooKeeper session write each record they see, those "
+          + "without read it every 20 ms while they wait. Off, a JVM without a session learns of a new active "
+          + "NameNode only by asking the NameNodes.");
   public static final ConfigKey<Boolean> CLIENT_ZK_PRELOAD = ConfigKey.flag(
       "bulwark.hotstandby.client.zookeeper.preload", true,
       "Whether a client JVM loads the ZooKeeper client's classes in the background when its first ZooKeeper-"

@@ -62,6 +62,9 @@ class FailoverBenchmark {
   private static final int SCALE_CLIENTS = Integer.getInteger("bench.failover.scaleClients", 100);
   private static final int SCALE_MAX_CLIENT_CNXNS = 20;
   private static final int SCALE_RUNS = Integer.getInteger("bench.failover.scaleRuns", 2);
+  /** {@code -Dbench.failover.clientRelay=false}: the clients-at-scale JVMs without a session share no record. */
+  private static final boolean SCALE_CLIENT_RELAY =
+      Boolean.parseBoolean(System.getProperty("bench.failover.clientRelay", "true"));
   private static final Duration SCALE_RESTART_WARM_UP = Duration.ofSeconds(15);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
@@ -362,6 +365,7 @@ class FailoverBenchmark {
         Await.until(kind + " made a NameNode active", WAIT, () -> ha.active() >= 0);
         Configuration client = peer.clientConf(ha.conf());
         client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
+        client.setBoolean("bulwark.hotstandby.client.relay", SCALE_CLIENT_RELAY);
         long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
         try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
           Thread.sleep(2000);
@@ -417,6 +421,8 @@ class FailoverBenchmark {
       }
     }
     out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
+    out.put("client_relay", SCALE_CLIENT_RELAY);
+    out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
     out.put("client_provider", peer.label);
     out.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
     Collections.sort(outages);

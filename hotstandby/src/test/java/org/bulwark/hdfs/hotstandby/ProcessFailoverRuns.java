@@ -77,6 +77,12 @@ final class ProcessFailoverRuns {
     return JOURNAL_PROCESSES ? "own-jvms" : "benchmark-jvm";
   }
 
+  /**
+   * {@code -Dbench.failover.fenceMethods=shell(sleep 1)}: both controllers' fencing methods instead of
+   * {@code shell(true)}, for a fence that takes as long as an ssh fence to a slow host (with
+   * {@code witnessExits=false}, so that ours fences a killed NameNode too).
+   */
+  static final String FENCE_METHODS = System.getProperty("bench.failover.fenceMethods");
   /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
   static final boolean WITNESS_EXITS = Boolean.parseBoolean(System.getProperty("bench.failover.witnessExits", "true"));
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
@@ -199,6 +205,9 @@ final class ProcessFailoverRuns {
       conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     }
     conf.setBoolean("bulwark.hotstandby.fencing.witness-local-exit", WITNESS_EXITS);
+    if (FENCE_METHODS != null) {
+      conf.set("dfs.ha.fencing.methods", FENCE_METHODS);
+    }
   }
 
   /**

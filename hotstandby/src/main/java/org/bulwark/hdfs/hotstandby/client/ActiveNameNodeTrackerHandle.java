@@ -45,7 +45,8 @@ public final class ActiveNameNodeTrackerHandle {
     return new ActiveNameNodeTrackerHandle(ActiveNameNodeTrackers.acquire(access, HotStandbyKeys.parentZnode(conf),
         nameservice, sessionTimeout, HotStandbyKeys.CLIENT_ZK_IDLE_CLOSE.get(conf),
         HotStandbyKeys.CLIENT_ZK_CONNECT_WAIT.get(conf), HotStandbyKeys.CLIENT_ZK_REFUSAL_BACKOFF.get(conf),
-        HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(conf).intValue(), HostFiles.dir(conf)));
+        HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(conf).intValue(), HostFiles.dir(conf),
+        HotStandbyKeys.CLIENT_RELAY.get(conf)));
   }
 
   /** The current record while a ZooKeeper session is open and connected, else null. */

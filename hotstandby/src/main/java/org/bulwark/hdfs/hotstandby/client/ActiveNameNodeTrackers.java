@@ -29,14 +29,15 @@ final class ActiveNameNodeTrackers {
 
   static synchronized ActiveNameNodeTracker acquire(ZooKeeperAccess access, String parent, String nameservice,
       int sessionTimeoutMillis, long idleCloseMillis, long connectWaitMillis, long refusalBackoffMillis,
-      int sessionsPerHost, File hostDir) {
+      int sessionsPerHost, File hostDir, boolean relay) {
     String key = access.quorum() + parent + "/" + nameservice + " as " + access.identity();
     Entry e = TRACKERS.get(key);
     if (e == null) {
       e = new Entry(new ActiveNameNodeTracker(access, parent, nameservice, sessionTimeoutMillis, idleCloseMillis,
           connectWaitMillis, refusalBackoffMillis,
           HostSessionSlots.forQuorum(hostDir, access.quorum(), sessionsPerHost),
-          HostRecordRelay.forRecord(hostDir, access.quorum(), new ZNodes(parent, nameservice).active())));
+          relay ? HostRecordRelay.forRecord(hostDir, access.quorum(), new ZNodes(parent, nameservice).active())
+              : HostRecordRelay.none()));
       TRACKERS.put(key, e);
     }
     e.users++;

@@ -59,8 +59,14 @@ final class HostRecordRelay {
     }
   }
 
+  /** @param file the relay's file; null for none (nothing is written, and a waiter only waits) */
   HostRecordRelay(Path file) {
     this.file = file;
+  }
+
+  /** No relay: {@code bulwark.hotstandby.client.relay} is off. */
+  static HostRecordRelay none() {
+    return new HostRecordRelay(null);
   }
 
   /** The relay of the record at {@code recordPath} on {@code quorum}, for this JVM's user, in {@code hostDir}. */
@@ -79,6 +85,9 @@ final class HostRecordRelay {
 
   /** Relays {@code record} as seen now; a failure to write is logged at debug level and otherwise ignored. */
   void publish(ActiveRecord record) {
+    if (file == null) {
+      return;
+    }
     byte[] encoded = record.encode();
     byte[] header = (RELAYED_AT + "=" + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8);
     byte[] content = new byte[header.length + encoded.length];
@@ -128,6 +137,9 @@ final class HostRecordRelay {
 
   /** The relayed record, or null when there is none, it is not this user's, or it cannot be read. */
   synchronized Relayed read() {
+    if (file == null) {
+      return null;
+    }
     BasicFileAttributes attrs;
     try {
       attrs = Files.readAttributes(file, BasicFileAttributes.class);

@@ -3,6 +3,7 @@ package org.bulwark.hdfs.hotstandby.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -91,5 +92,14 @@ class HostRecordRelayTest {
     HostRecordRelay relay = new HostRecordRelay(dir.resolve("missing-directory").resolve("record"));
     relay.publish(record("nn2", ActiveRecord.State.ACTIVE)); // logged, not thrown
     assertNull(relay.await(0, r -> true, 30));
+  }
+
+  @Test
+  void noRelayOnlyWaits() throws Exception {
+    HostRecordRelay none = HostRecordRelay.none();
+    none.publish(record("nn2", ActiveRecord.State.ACTIVE));
+    long start = System.nanoTime();
+    assertNull(none.await(0, r -> true, 100));
+    assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(100), "waited the whole timeout");
   }
 }
