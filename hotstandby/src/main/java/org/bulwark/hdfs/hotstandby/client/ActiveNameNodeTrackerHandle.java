@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
@@ -64,7 +65,7 @@ public final class ActiveNameNodeTrackerHandle {
       return null;
     }
     try {
-      return tracker.await(r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed), timeoutMillis);
+      return tracker.await(namesOtherThan(failed), timeoutMillis);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
     }
@@ -82,11 +83,15 @@ public final class ActiveNameNodeTrackerHandle {
         Thread.sleep(timeoutMillis);
         return null;
       }
-      return tracker.awaitRelayed(sinceMillis, r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed),
-          timeoutMillis);
+      return tracker.awaitRelayed(sinceMillis, namesOtherThan(failed), timeoutMillis);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
     }
+  }
+
+  /** Accepts a record that names a NameNode other than the one at {@code failed}. */
+  private static Predicate<ActiveRecord> namesOtherThan(InetSocketAddress failed) {
+    return r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed);
   }
 
   /** Whether two addresses name the same NameNode endpoint (host name or IP, and port). */
