@@ -66,6 +66,13 @@ final class ClientFleet implements AutoCloseable {
    */
   static final String JVM_OPTIONS = "bench.failover.clientJvmOptions";
 
+  /**
+   * The CPUs the client JVMs may run on ({@code taskset -c} syntax, e.g. {@code 1}); unset, they share every CPU
+   * with the daemons. Run the benchmark itself under {@code taskset -c 0} and the clients on {@code 1}, and the
+   * clients cost the NameNodes no CPU, as when they run on worker hosts of their own.
+   */
+  static final String CPUS = "bench.failover.clientCpus";
+
   /** How many client JVMs start at once: tasks start on a worker over time, not 100 in the same second. */
   private static final int START_BATCH = 10;
 
@@ -100,7 +107,8 @@ final class ClientFleet implements AutoCloseable {
             options.add(o.replace("{i}", Integer.toString(i)));
           }
         }
-        fleet.processes.add(ForkedJvm.start(ClientJvm.class, log, options, site.getPath(), fleet.stop.getPath()));
+        fleet.processes.add(ForkedJvm.start(launcher(), ClientJvm.class, log, options, site.getPath(),
+            fleet.stop.getPath()));
         if (fleet.processes.size() % START_BATCH == 0 || i == count - 1) {
           Await.until(fleet.processes.size() + " client JVMs served", wait, fleet::allReady);
         }
@@ -110,6 +118,12 @@ final class ClientFleet implements AutoCloseable {
       fleet.close();
       throw e;
     }
+  }
+
+  /** {@code taskset -c <cpus>} when {@link #CPUS} is set, else nothing. */
+  private static List<String> launcher() {
+    String cpus = System.getProperty(CPUS, "").trim();
+    return cpus.isEmpty() ? List.of() : List.of("taskset", "-c", cpus);
   }
 
   private boolean allReady() throws IOException {

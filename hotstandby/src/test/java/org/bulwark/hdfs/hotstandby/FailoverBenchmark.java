@@ -2,6 +2,8 @@ package org.bulwark.hdfs.hotstandby;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -218,8 +220,7 @@ class FailoverBenchmark {
     ArrayNode variants = report.root().putArray("variants");
     ArrayNode peers = report.root().putArray("client_peers");
     measureProcesses(variants, peers);
-    measureClientsAtScale(report.root(), "clients_at_scale", ControllerKind.BULWARK, Peer.ZOOKEEPER);
-    measureClientsAtScale(report.root(), "clients_at_scale_stock", ControllerKind.STOCK, Peer.CONFIGURED);
+    measureClientsAtScale(report.root());
     measureEmbedded(variants);
     report.root().put("health_check_interval_ms", 200);
     report.root().put("health_check_timeout_ms", 1000);
@@ -332,112 +333,163 @@ class FailoverBenchmark {
   }
 
   /**
-   * {@code SCALE_CLIENTS} client JVMs on this host read through {@code peer}'s provider, under {@code kind}'s
-   * controllers (the same settings as the process rows), while ZooKeeper admits {@code SCALE_MAX_CLIENT_CNXNS}
-   * connections from it (the controllers' included) and the active NameNode is killed with kill -9: each client's
-   * outage (its longest wait between two answers), the connections ZooKeeper refused, and the failover itself
-   * (kill to the other NameNode answering active), per run on a fresh cluster; reported as {@code field} (its
-   * variant name: the field with dashes).
+   * The CPUs this JVM, and so every daemon it starts, may run on ({@code Cpus_allowed_list} of {@code /proc}),
+   * or "unknown" off Linux.
    */
-  private static void measureClientsAtScale(ObjectNode root, String field, ControllerKind kind, Peer peer)
-      throws Exception {
-    if (!selected(field.replace('_', '-'))) {
-      return;
+  private static String allowedCpus() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
+        if (line.startsWith("Cpus_allowed_list:")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException e) {
+      // not Linux
     }
-    ObjectNode out = root.putObject(field);
-    List<Double> outages = new ArrayList<>();
-    List<Double> failovers = new ArrayList<>();
-    long refused = 0;
-    long unserved = 0;
-    long splitBrain = 0;
-    int unplannedExits = 0;
-    for (int run = 0; run < SCALE_RUNS; run++) {
-      File dir = new File("target/failover-" + field.replace('_', '-') + "-" + run);
-      try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS,
-          ProcessFailoverRuns.JOURNAL_PROCESSES,
-          c -> ProcessFailoverRuns.sameControllerSettings(c, GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS))) {
-        if (kind == ControllerKind.STOCK) {
-          StockZkfc.formatZooKeeper(ha.controllerConf(0));
-        }
-        for (int i = 0; i < 2; i++) {
-          ha.startController(i, kind, ha.controllerConf(i));
-        }
-        Await.until(kind + " made a NameNode active", WAIT, () -> ha.active() >= 0);
-        Configuration client = peer.clientConf(ha.conf());
-        client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
-        client.setBoolean("bulwark.hotstandby.client.relay", SCALE_CLIENT_RELAY);
-        long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
-        try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
-          Thread.sleep(2000);
-          int restarted = restartEndedNameNodes(ha);
-          int first = awaitPair(ha);
-          if (restarted > 0) {
-            // A standby fails over long after it started: the restarted one gets time to warm up, under both twins.
-            Thread.sleep(SCALE_RESTART_WARM_UP.toMillis());
-            restarted += restartEndedNameNodes(ha);
-            first = awaitPair(ha);
-          }
-          unplannedExits += restarted;
-          int standby = 1 - first;
-          Await.until("the standby's controller ready", WAIT,
-              () -> ProcessFailoverRuns.standbyReady(kind, ha.controller(standby)));
-          if (kind == ControllerKind.BULWARK) {
-            Await.until("the standby primed", WAIT, () -> ProcessFailoverRuns.primedSinceStart(ha, standby));
-          }
-          int killedNameNode = first;
-          Map<String, List<Long>> roles = scaleRoles(ha, standby, fleet);
-          Map<String, Long> cpuBefore = cpuTicks(roles);
-          Map<String, Long> clientThreadsBefore = CpuSampler.ticksByThread(fleet.pids());
-          long killed = System.nanoTime();
-          ha.killNameNode(killedNameNode);
-          Await.until("the other NameNode is active", WAIT, () -> ha.active() == standby);
-          double failoverMs = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - killed) / 1000.0;
-          failovers.add(failoverMs);
-          Map<String, Long> cpuAfter = cpuTicks(roles);
-          StringBuilder clientThreads = new StringBuilder();
-          CpuSampler.threadMillisBetween(clientThreadsBefore, CpuSampler.ticksByThread(fleet.pids()))
-              .forEach((t, ms) -> clientThreads.append(String.format(Locale.ROOT, " [%s] %d", t, ms)));
-          StringBuilder used = new StringBuilder();
-          cpuBefore.forEach((role, t) -> used.append(String.format(Locale.ROOT, " %s %d", role,
-              (cpuAfter.get(role) - t) * 10)));
-          System.out.printf(Locale.ROOT, "%s run %d: killed at %s%n", field, run,
-              java.time.Instant.now().minusNanos(System.nanoTime() - killed));
-          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms; CPU ms from the kill to active:%s; the clients' "
-              + "threads, summed:%s%n", field, run, failoverMs, used, clientThreads);
-          Thread.sleep(5000);
-          List<Double> runOutages = new ArrayList<>();
-          for (ClientFleet.Result r : fleet.stop()) {
-            runOutages.add((double) r.longestGapMillis);
-            unserved += r.failures > 0 || r.lastServedMillisAgo < 0 || r.lastServedMillisAgo > 1000 ? 1 : 0;
-          }
-          outages.addAll(runOutages);
-          Collections.sort(runOutages);
-          System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms, client outage p50 %.0f / p95 %.0f / max %.0f ms%n",
-              field, run, failoverMs, percentile(runOutages, 50), percentile(runOutages, 95),
-              runOutages.get(runOutages.size() - 1));
-        }
-        refused += org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
-        splitBrain += ha.splitBrain.observations();
+    return "unknown";
+  }
+
+  /**
+   * {@code SCALE_CLIENTS} client JVMs on this host read through each twin's provider under its controllers (the
+   * same settings as the process rows), while ZooKeeper admits {@code SCALE_MAX_CLIENT_CNXNS} connections from it
+   * (the controllers' included) and the active NameNode is killed with kill -9: each client's outage (its longest
+   * wait between two answers), the connections ZooKeeper refused, and the failover itself (kill to the other
+   * NameNode answering active), per run on a fresh cluster. The twins take turns, the first of a run alternating:
+   * every run's cluster is new but the benchmark's JVM (DataNodes, ZooKeeper) is not, and it is warmer for
+   * whichever runs later.
+   */
+  private static void measureClientsAtScale(ObjectNode root) throws Exception {
+    List<ScaleTwin> twins = new ArrayList<>();
+    for (ScaleTwin t : List.of(new ScaleTwin("clients_at_scale", ControllerKind.BULWARK, Peer.ZOOKEEPER),
+        new ScaleTwin("clients_at_scale_stock", ControllerKind.STOCK, Peer.CONFIGURED))) {
+      if (selected(t.field.replace('_', '-'))) {
+        twins.add(t);
       }
     }
-    out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
-    out.put("client_relay", SCALE_CLIENT_RELAY);
-    out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
-    out.put("client_provider", peer.label);
-    out.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
-    Collections.sort(outages);
-    Collections.sort(failovers);
-    out.put("client_jvms", SCALE_CLIENTS);
-    out.put("namenodes_ended_before_the_kill", unplannedExits);
-    out.put("zookeeper_max_client_cnxns", SCALE_MAX_CLIENT_CNXNS);
-    out.put("runs", SCALE_RUNS);
-    out.put("failover_ms_p50", round(percentile(failovers, 50)));
-    out.put("client_outage_ms_p50", round(percentile(outages, 50)));
-    out.put("client_outage_ms_p95", round(percentile(outages, 95)));
-    out.put("client_outage_ms_max", round(outages.get(outages.size() - 1)));
-    out.put("clients_not_served_after_failover", unserved);
-    out.put("zookeeper_connections_refused", refused);
-    out.put("split_brain_observations", splitBrain);
+    for (int run = 0; run < SCALE_RUNS; run++) {
+      for (int k = 0; k < twins.size(); k++) {
+        runClientsAtScale(twins.get((k + run) % twins.size()), run);
+      }
+    }
+    for (ScaleTwin t : twins) {
+      t.report(root.putObject(t.field));
+    }
+  }
+
+  /** One twin of the clients-at-scale comparison (reported as {@code field}, its variant name with underscores). */
+  private static final class ScaleTwin {
+    final String field;
+    final ControllerKind kind;
+    final Peer peer;
+    final List<Double> outages = new ArrayList<>();
+    final List<Double> failovers = new ArrayList<>();
+    long refused;
+    long unserved;
+    long splitBrain;
+    int unplannedExits;
+
+    ScaleTwin(String field, ControllerKind kind, Peer peer) {
+      this.field = field;
+      this.kind = kind;
+      this.peer = peer;
+    }
+
+    void report(ObjectNode out) {
+      out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
+      out.put("client_relay", SCALE_CLIENT_RELAY);
+      out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
+      out.put("client_provider", peer.label);
+      out.put("client_cpus", System.getProperty(ClientFleet.CPUS, "").trim().isEmpty() ? "all"
+          : System.getProperty(ClientFleet.CPUS).trim());
+      out.put("daemon_cpus", allowedCpus());
+      out.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
+      ArrayNode each = out.putArray("failover_ms_each_run");
+      failovers.forEach(f -> each.add(round(f)));
+      Collections.sort(outages);
+      Collections.sort(failovers);
+      out.put("client_jvms", SCALE_CLIENTS);
+      out.put("namenodes_ended_before_the_kill", unplannedExits);
+      out.put("zookeeper_max_client_cnxns", SCALE_MAX_CLIENT_CNXNS);
+      out.put("runs", SCALE_RUNS);
+      out.put("failover_ms_p50", round(percentile(failovers, 50)));
+      out.put("client_outage_ms_p50", round(percentile(outages, 50)));
+      out.put("client_outage_ms_p95", round(percentile(outages, 95)));
+      out.put("client_outage_ms_max", round(outages.get(outages.size() - 1)));
+      out.put("clients_not_served_after_failover", unserved);
+      out.put("zookeeper_connections_refused", refused);
+      out.put("split_brain_observations", splitBrain);
+    }
+  }
+
+  /** Run {@code run} of twin {@code t}, on a cluster of its own. */
+  private static void runClientsAtScale(ScaleTwin t, int run) throws Exception {
+    File dir = new File("target/failover-" + t.field.replace('_', '-') + "-" + run);
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, SCALE_MAX_CLIENT_CNXNS,
+        ProcessFailoverRuns.JOURNAL_PROCESSES,
+        c -> ProcessFailoverRuns.sameControllerSettings(c, GRACEFUL_FENCE_MS, CLIENT_RPC_TIMEOUT_MS))) {
+      if (t.kind == ControllerKind.STOCK) {
+        StockZkfc.formatZooKeeper(ha.controllerConf(0));
+      }
+      for (int i = 0; i < 2; i++) {
+        ha.startController(i, t.kind, ha.controllerConf(i));
+      }
+      Await.until(t.kind + " made a NameNode active", WAIT, () -> ha.active() >= 0);
+      Configuration client = t.peer.clientConf(ha.conf());
+      client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
+      client.setBoolean("bulwark.hotstandby.client.relay", SCALE_CLIENT_RELAY);
+      long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
+      try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
+        Thread.sleep(2000);
+        int restarted = restartEndedNameNodes(ha);
+        int first = awaitPair(ha);
+        if (restarted > 0) {
+          // A standby fails over long after it started: the restarted one gets time to warm up, under both twins.
+          Thread.sleep(SCALE_RESTART_WARM_UP.toMillis());
+          restarted += restartEndedNameNodes(ha);
+          first = awaitPair(ha);
+        }
+        t.unplannedExits += restarted;
+        int standby = 1 - first;
+        Await.until("the standby's controller ready", WAIT,
+            () -> ProcessFailoverRuns.standbyReady(t.kind, ha.controller(standby)));
+        if (t.kind == ControllerKind.BULWARK) {
+          Await.until("the standby primed", WAIT, () -> ProcessFailoverRuns.primedSinceStart(ha, standby));
+        }
+        int killedNameNode = first;
+        Map<String, List<Long>> roles = scaleRoles(ha, standby, fleet);
+        Map<String, Long> cpuBefore = cpuTicks(roles);
+        Map<String, Long> clientThreadsBefore = CpuSampler.ticksByThread(fleet.pids());
+        long killed = System.nanoTime();
+        ha.killNameNode(killedNameNode);
+        Await.until("the other NameNode is active", WAIT, () -> ha.active() == standby);
+        double failoverMs = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - killed) / 1000.0;
+        t.failovers.add(failoverMs);
+        Map<String, Long> cpuAfter = cpuTicks(roles);
+        StringBuilder clientThreads = new StringBuilder();
+        CpuSampler.threadMillisBetween(clientThreadsBefore, CpuSampler.ticksByThread(fleet.pids()))
+            .forEach((thread, ms) -> clientThreads.append(String.format(Locale.ROOT, " [%s] %d", thread, ms)));
+        StringBuilder used = new StringBuilder();
+        cpuBefore.forEach((role, ticks) -> used.append(String.format(Locale.ROOT, " %s %d", role,
+            (cpuAfter.get(role) - ticks) * 10)));
+        System.out.printf(Locale.ROOT, "%s run %d: killed at %s%n", t.field, run,
+            java.time.Instant.now().minusNanos(System.nanoTime() - killed));
+        System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms; CPU ms from the kill to active:%s; the clients' "
+            + "threads, summed:%s%n", t.field, run, failoverMs, used, clientThreads);
+        Thread.sleep(5000);
+        List<Double> runOutages = new ArrayList<>();
+        for (ClientFleet.Result r : fleet.stop()) {
+          runOutages.add((double) r.longestGapMillis);
+          t.unserved += r.failures > 0 || r.lastServedMillisAgo < 0 || r.lastServedMillisAgo > 1000 ? 1 : 0;
+        }
+        t.outages.addAll(runOutages);
+        Collections.sort(runOutages);
+        System.out.printf(Locale.ROOT, "%s run %d: failover %.0f ms, client outage p50 %.0f / p95 %.0f / max %.0f ms%n",
+            t.field, run, failoverMs, percentile(runOutages, 50), percentile(runOutages, 95),
+            runOutages.get(runOutages.size() - 1));
+      }
+      t.refused += org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
+      t.splitBrain += ha.splitBrain.observations();
+    }
   }
 
   private static void summarisePeers(ArrayNode peers, ProcessFailoverRuns.Result r) {

@@ -22,8 +22,18 @@ public final class ForkedJvm {
 
   /** As {@link #start(Class, File, String...)}, with JVM options such as {@code -Dkey=value} (test seams). */
   public static Process start(Class<?> mainClass, File log, List<String> jvmOptions, String... args) throws IOException {
+    return start(List.of(), mainClass, log, jvmOptions, args);
+  }
+
+  /**
+   * As {@link #start(Class, File, List, String...)}, the JVM run by {@code launcher} (e.g. {@code taskset -c 1}, to
+   * keep it off the cores of the daemons it talks to, as on a host of its own).
+   */
+  public static Process start(List<String> launcher, Class<?> mainClass, File log, List<String> jvmOptions,
+      String... args) throws IOException {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>(Arrays.asList(new File(System.getProperty("java.home"), "bin/java").getPath(),
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(Arrays.asList(new File(System.getProperty("java.home"), "bin/java").getPath(),
         "-Xmx512m", "-Djava.net.preferIPv4Stack=true"));
     String log4j = System.getProperty("log4j.configuration");
     if (log4j != null) {
