@@ -120,10 +120,14 @@ final class ClientFleet implements AutoCloseable {
     }
   }
 
+  /** The CPUs {@link #CPUS} gives the client JVMs, or "" when they may run on every CPU. */
+  static String cpus() {
+    return System.getProperty(CPUS, "").trim();
+  }
+
   /** {@code taskset -c <cpus>} when {@link #CPUS} is set, else nothing. */
   private static List<String> launcher() {
-    String cpus = System.getProperty(CPUS, "").trim();
-    return cpus.isEmpty() ? List.of() : List.of("taskset", "-c", cpus);
+    return cpus().isEmpty() ? List.of() : List.of("taskset", "-c", cpus());
   }
 
   private boolean allReady() throws IOException {

@@ -399,8 +399,7 @@ class FailoverBenchmark {
       out.put("client_relay", SCALE_CLIENT_RELAY);
       out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
       out.put("client_provider", peer.label);
-      out.put("client_cpus", System.getProperty(ClientFleet.CPUS, "").trim().isEmpty() ? "all"
-          : System.getProperty(ClientFleet.CPUS).trim());
+      out.put("client_cpus", ClientFleet.cpus().isEmpty() ? "all" : ClientFleet.cpus());
       out.put("daemon_cpus", allowedCpus());
       out.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
       ArrayNode each = out.putArray("failover_ms_each_run");
