@@ -100,8 +100,8 @@ public final class HotStandbyKeys {
       "bulwark.hotstandby.client.relay", true,
       "Whether the client JVMs of a host share the active-NameNode record through a file in "
           + "bulwark.hotstandby.client.host-dir: those with a ZooKeeper session write each record they see, those "
-          + "without read it every 20 ms while they wait. Off, a JVM without a session learns of a new active "
-          + "NameNode only by asking the NameNodes.");
+          + "without wait for it to change (woken by inotify, else reading it every 20 ms). Off, a JVM without a "
+          + "session learns of a new active NameNode only by asking the NameNodes.");
   public static final ConfigKey<Boolean> CLIENT_ZK_PRELOAD = ConfigKey.flag(
       "bulwark.hotstandby.client.zookeeper.preload", true,
       "Whether a client JVM loads the ZooKeeper client's classes in the background when its first ZooKeeper-"

@@ -20,6 +20,7 @@ import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle;
+import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle.RelayedRecordWait;
 import org.bulwark.hdfs.hotstandby.client.CompleteReasking;
 import org.bulwark.hdfs.hotstandby.client.ProbePacing;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
@@ -159,7 +160,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     InetSocketAddress failedAddress = proxies.get(failed).getAddress();
     int active = activeAmongOthers(failed);
     ProbePacing pacing = new ProbePacing(probeIntervalMillis, probeMaxIntervalMillis, ThreadLocalRandom.current());
-    try {
+    try (RelayedRecordWait relayed = tracker.startRelayedWait(failedAddress, waitStartMillis)) {
       // Until the wait is over: ZooKeeper's record, in slices of the probes' pauses, and between slices the
       // NameNodes' own answer, which serves where ZooKeeper cannot (refused, unreachable, not configured).
       while (active < 0 && System.nanoTime() - deadline < 0) {
@@ -172,7 +173,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
         }
         // ZooKeeper answered before the slice ended (no session here): until it ends, what the host's JVMs
         // with a session relay.
-        next = tracker.awaitRelayedActiveOtherThan(failedAddress, waitStartMillis, millisUntil(sliceEnd));
+        next = relayed.await(millisUntil(sliceEnd));
         if (next != null && (active = indexOf(next)) >= 0) {
           LOG.debug("{}: failing over to {} as this host's ZooKeeper sessions relay it active", nameservice, next);
           break;

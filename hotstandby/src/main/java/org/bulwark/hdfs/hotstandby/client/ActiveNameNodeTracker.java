@@ -261,13 +261,12 @@ final class ActiveNameNodeTracker implements Closeable {
   }
 
   /**
-   * Waits up to {@code timeoutMillis} for the host's JVMs that hold a session to relay a record that is active,
-   * accepted by {@code wanted} and relayed at or after {@code sinceMillis} (wall clock); returns it, or null.
-   * How a JVM without a session learns of a new active NameNode as soon as those with one do.
+   * A wait for the host's JVMs that hold a session to relay a record that is active, accepted by {@code wanted}
+   * and relayed at or after {@code sinceMillis} (wall clock). How a JVM without a session learns of a new
+   * active NameNode as soon as those with one do.
    */
-  ActiveRecord awaitRelayed(long sinceMillis, Predicate<ActiveRecord> wanted, long timeoutMillis)
-      throws InterruptedException {
-    return relay.await(sinceMillis, wanted, timeoutMillis);
+  HostRecordRelay.Wait startRelayedWait(long sinceMillis, Predicate<ActiveRecord> wanted) {
+    return relay.startWait(sinceMillis, wanted);
   }
 
   /** Caller holds the lock; returns the session for the caller to close once it released the lock. */

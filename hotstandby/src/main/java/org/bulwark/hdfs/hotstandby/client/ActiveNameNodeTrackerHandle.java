@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.hotstandby.client;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -72,20 +73,36 @@ public final class ActiveNameNodeTrackerHandle {
   }
 
   /**
-   * Waits up to {@code timeoutMillis} for the host's JVMs that hold a ZooKeeper session to relay a record naming
-   * an active NameNode other than the one at {@code failed}, relayed at or after {@code sinceMillis} (wall
-   * clock); null when none is in time. Without ZooKeeper discovery it only waits.
+   * A wait through one failover for the host's JVMs that hold a ZooKeeper session to relay a record naming an
+   * active NameNode other than the one at {@code failed}, relayed at or after {@code sinceMillis} (wall clock).
+   * Without ZooKeeper discovery it only waits. The caller closes it when the failover is over.
    */
-  public ActiveRecord awaitRelayedActiveOtherThan(InetSocketAddress failed, long sinceMillis, long timeoutMillis)
-      throws InterruptedIOException {
-    try {
-      if (tracker == null) {
-        Thread.sleep(timeoutMillis);
-        return null;
+  public RelayedRecordWait startRelayedWait(InetSocketAddress failed, long sinceMillis) {
+    HostRecordRelay.Wait wait = tracker == null ? HostRecordRelay.none().startWait(sinceMillis, r -> false)
+        : tracker.startRelayedWait(sinceMillis, namesOtherThan(failed));
+    return new RelayedRecordWait(wait);
+  }
+
+  /** One failover's wait for a relayed record, in slices; holds a file watch until closed. */
+  public static final class RelayedRecordWait implements Closeable {
+    private final HostRecordRelay.Wait wait;
+
+    private RelayedRecordWait(HostRecordRelay.Wait wait) {
+      this.wait = wait;
+    }
+
+    /** Waits up to {@code timeoutMillis} for such a record; returns it, or null when none is in time. */
+    public ActiveRecord await(long timeoutMillis) throws InterruptedIOException {
+      try {
+        return wait.await(timeoutMillis);
+      } catch (InterruptedException e) {
+        throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
       }
-      return tracker.awaitRelayed(sinceMillis, namesOtherThan(failed), timeoutMillis);
-    } catch (InterruptedException e) {
-      throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
+    }
+
+    @Override
+    public void close() {
+      wait.close();
     }
   }
 

@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.hotstandby.client;
 
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringReader;
@@ -25,9 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: {@link HostSessionSlots} lets only a few JVMs of a host hold a session at a failover; the others
  * learned of the new active NameNode only from their questions to the NameNodes, paced to be up to a second
- * apart so that a hundred JVMs do not load the NameNode taking over. With the relay they learn it within a
- * poll of the JVMs that watch the record, by a file status read every {@link #POLL_MILLIS} ms, which costs
- * neither ZooKeeper nor the NameNodes anything.
+ * apart so that a hundred JVMs do not load the NameNode taking over. With the relay they learn it as soon as
+ * the JVMs that watch the record write it: the kernel wakes them at the file's change (else they read its
+ * status every {@link #POLL_MILLIS} ms), which costs neither ZooKeeper nor the NameNodes anything.
  *
  * <p>A record is written with the time it was relayed, and a waiter takes only records relayed since its wait
  * began: the file outlives the sessions, and one left from an earlier failover must not send a client to a
@@ -36,13 +37,17 @@ import org.slf4j.LoggerFactory;
  */
 final class HostRecordRelay {
   private static final Logger LOG = LoggerFactory.getLogger(HostRecordRelay.class);
-  /** How often a waiting JVM reads the relay's file status. */
+  /** How often a waiting JVM reads the relay's file status where the kernel cannot tell it of a change. */
   static final long POLL_MILLIS = 20;
+  /** How late a watched waiter can be for a change the kernel did not tell of. */
+  static final long RECHECK_MILLIS = 250;
   private static final String RELAYED_AT = "relayedAt";
   /** This process's user id where the platform tells it ({@code /proc/self}), else null: no owner check. */
   private static final Object OWN_UID = ownUid();
 
   private final Path file;
+  /** Whether a waiter asks the kernel to wake it at a change ({@link FileChangeWaiter}) rather than polls. */
+  private final boolean watch;
   /** What the last read of the file found, so that a poll that sees the same file reads nothing. */
   private Object lastFileKey;
   private long lastModifiedNanos;
@@ -61,7 +66,13 @@ final class HostRecordRelay {
 
   /** @param file the relay's file; null for none (nothing is written, and a waiter only waits) */
   HostRecordRelay(Path file) {
+    this(file, true);
+  }
+
+  /** @param watch false: waiters poll even where the kernel could wake them (tests of the fallback) */
+  HostRecordRelay(Path file, boolean watch) {
     this.file = file;
+    this.watch = watch;
   }
 
   /** No relay: {@code bulwark.hotstandby.client.relay} is off. */
@@ -116,22 +127,68 @@ final class HostRecordRelay {
 
   /**
    * Waits up to {@code timeoutMillis} for a record relayed at or after {@code sinceMillis} (wall clock) that is
-   * active and accepted by {@code wanted}; returns it, or null. Reads the file's status every {@link #POLL_MILLIS}
-   * ms and its content only when it changed. Threads may wait together; they take turns reading.
+   * active and accepted by {@code wanted}; returns it, or null. One {@link Wait}'s single slice.
    */
   ActiveRecord await(long sinceMillis, Predicate<ActiveRecord> wanted, long timeoutMillis)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    while (true) {
-      Relayed r = read();
-      if (r != null && r.relayedAtMillis >= sinceMillis && r.record.isActive() && wanted.test(r.record)) {
-        return r.record;
-      }
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
+    try (Wait wait = startWait(sinceMillis, wanted)) {
+      return wait.await(timeoutMillis);
+    }
+  }
+
+  /** A wait for a record relayed at or after {@code sinceMillis} that is active and accepted by {@code wanted}. */
+  Wait startWait(long sinceMillis, Predicate<ActiveRecord> wanted) {
+    return new Wait(sinceMillis, wanted);
+  }
+
+  /**
+   * One thread's wait for a relayed record through one failover, in slices between its other ways of learning
+   * the new active NameNode. Woken when the file may have changed ({@link FileChangeWaiter}: by the kernel,
+   * else every {@link #POLL_MILLIS} ms), it reads the file's status, and its content only when that changed.
+   * The kernel's watch is opened at the first slice and held until {@link #close()}, so a failover's slices
+   * share one. Threads may wait together, each with its own; they take turns reading.
+   */
+  final class Wait implements Closeable {
+    private final long sinceMillis;
+    private final Predicate<ActiveRecord> wanted;
+    private FileChangeWaiter changes;
+
+    private Wait(long sinceMillis, Predicate<ActiveRecord> wanted) {
+      this.sinceMillis = sinceMillis;
+      this.wanted = wanted;
+    }
+
+    /** Waits up to {@code timeoutMillis} for such a record; returns it, or null. */
+    ActiveRecord await(long timeoutMillis) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+      if (file == null) {
+        Thread.sleep(Math.max(0, timeoutMillis));
         return null;
       }
-      Thread.sleep(Math.min(POLL_MILLIS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+      if (changes == null) {
+        // Opened before the first read, so that a record relayed between the two still wakes the wait.
+        changes = watch ? FileChangeWaiter.open(file, POLL_MILLIS, RECHECK_MILLIS)
+            : FileChangeWaiter.polling(POLL_MILLIS);
+      }
+      while (true) {
+        Relayed r = read();
+        if (r != null && r.relayedAtMillis >= sinceMillis && r.record.isActive() && wanted.test(r.record)) {
+          return r.record;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        changes.await(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+
+    @Override
+    public void close() {
+      if (changes != null) {
+        changes.close();
+        changes = null;
+      }
     }
   }
 

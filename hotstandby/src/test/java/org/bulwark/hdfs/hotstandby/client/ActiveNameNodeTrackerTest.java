@@ -186,8 +186,8 @@ class ActiveNameNodeTrackerTest {
       Await.until("the first tracker's session open", Duration.ofSeconds(30), withSlot::sessionOpen);
       assertNull(withoutSlot.await(r -> true, 60_000), "the host's one slot is taken");
       CompletableFuture<ActiveRecord> relayed = CompletableFuture.supplyAsync(() -> {
-        try {
-          return withoutSlot.awaitRelayed(since, r -> r.nameNodeId().equals("nn2"), 60_000);
+        try (HostRecordRelay.Wait wait = withoutSlot.startRelayedWait(since, r -> r.nameNodeId().equals("nn2"))) {
+          return wait.await(60_000);
         } catch (InterruptedException e) {
           throw new IllegalStateException(e);
         }

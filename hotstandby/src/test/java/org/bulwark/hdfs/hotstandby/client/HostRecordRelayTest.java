@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The host-local relay hands a JVM without a ZooKeeper session the record that JVMs with one saw, but only a
@@ -27,10 +29,11 @@ class HostRecordRelayTest {
     return new ActiveRecord("ns1", nn, nn + ".example.com:8020", "", "", 4, 1, state, 0);
   }
 
-  @Test
-  void aRecordRelayedDuringTheWaitIsTaken(@TempDir Path dir) throws Exception {
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {true, false})
+  void aRecordRelayedDuringTheWaitIsTaken(boolean watched, @TempDir Path dir) throws Exception {
     HostRecordRelay writer = new HostRecordRelay(dir.resolve("record"));
-    HostRecordRelay reader = new HostRecordRelay(dir.resolve("record"));
+    HostRecordRelay reader = new HostRecordRelay(dir.resolve("record"), watched);
     long since = System.currentTimeMillis();
     CompletableFuture<ActiveRecord> waited = CompletableFuture.supplyAsync(() -> {
       try {
@@ -55,9 +58,10 @@ class HostRecordRelayTest {
     assertNotNull(relay.await(since - 60_000, r -> true, 100), "the same record, relayed since the wait began");
   }
 
-  @Test
-  void onlyActiveRecordsAreTaken(@TempDir Path dir) throws Exception {
-    HostRecordRelay relay = new HostRecordRelay(dir.resolve("record"));
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {true, false})
+  void onlyActiveRecordsAreTaken(boolean watched, @TempDir Path dir) throws Exception {
+    HostRecordRelay relay = new HostRecordRelay(dir.resolve("record"), watched);
     long since = System.currentTimeMillis();
     relay.publish(record("nn2", ActiveRecord.State.EXITED));
     assertNull(relay.await(since, r -> true, 50));
