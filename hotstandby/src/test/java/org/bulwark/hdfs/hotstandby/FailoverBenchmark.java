@@ -67,6 +67,11 @@ class FailoverBenchmark {
   /** {@code -Dbench.failover.clientRelay=false}: the clients-at-scale JVMs without a session share no record. */
   private static final boolean SCALE_CLIENT_RELAY =
       Boolean.parseBoolean(System.getProperty("bench.failover.clientRelay", "true"));
+  /**
+   * {@code -Dbench.failover.sessionsPerHost=N}: the clients-at-scale JVMs' cap on ZooKeeper sessions
+   * ({@code bulwark.hotstandby.client.zookeeper.sessions-per-host}); unset, the key's default.
+   */
+  private static final Integer SCALE_SESSIONS_PER_HOST = Integer.getInteger("bench.failover.sessionsPerHost");
   private static final Duration SCALE_RESTART_WARM_UP = Duration.ofSeconds(15);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
@@ -397,6 +402,10 @@ class FailoverBenchmark {
     void report(ObjectNode out) {
       out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
       out.put("client_relay", SCALE_CLIENT_RELAY);
+      out.put("client_sessions_per_host", kind == ControllerKind.BULWARK
+          ? SCALE_SESSIONS_PER_HOST != null ? SCALE_SESSIONS_PER_HOST.longValue()
+              : HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(new Configuration(false))
+          : 0);
       out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
       out.put("client_provider", peer.label);
       out.put("client_cpus", ClientFleet.cpus().isEmpty() ? "all" : ClientFleet.cpus());
@@ -436,6 +445,9 @@ class FailoverBenchmark {
       Configuration client = t.peer.clientConf(ha.conf());
       client.setLong("ipc.client.rpc-timeout.ms", CLIENT_RPC_TIMEOUT_MS);
       client.setBoolean("bulwark.hotstandby.client.relay", SCALE_CLIENT_RELAY);
+      if (SCALE_SESSIONS_PER_HOST != null) {
+        client.setInt(HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.getName(), SCALE_SESSIONS_PER_HOST);
+      }
       long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
       try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
         Thread.sleep(2000);

@@ -105,6 +105,10 @@ final class Activation {
   private final LongSupplier clock;
   private final StepListener steps;
   private Leadership taken;
+  /** How long each ZooKeeper step took (ms), for the log's account of a failover; 0 until it was done. */
+  private long lockMillis;
+  private long confirmMillis;
+  private long publishMillis;
 
   Activation(LeaderElection election, Target target, Fencer fencer, LongSupplier clock, StepListener steps) {
     this.election = election;
@@ -119,9 +123,26 @@ final class Activation {
     return taken;
   }
 
+  /** Taking the lock (with the breadcrumb): one ZooKeeper transaction, or a read and one when the cache was stale. */
+  long lockMillis() {
+    return lockMillis;
+  }
+
+  /** Confirming the leadership (and recording the fencing) before the transition: one round trip. */
+  long confirmMillis() {
+    return confirmMillis;
+  }
+
+  /** Publishing the active record clients read: one round trip. */
+  long publishMillis() {
+    return publishMillis;
+  }
+
   /** Carries out the steps; an exception (ZooKeeper unreachable) leaves the caller to clean up after it. */
   Result run() throws Exception {
+    long start = clock.getAsLong();
     Leadership l = election.acquire();
+    lockMillis = clock.getAsLong() - start;
     if (l == null) {
       return new Result(Outcome.NOT_ELECTED, null, null, "another controller leads", Fenced.NOTHING, 0);
     }
@@ -132,7 +153,9 @@ final class Activation {
       return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + fenced.unfenced, fenced, 0);
     }
     // Recording the fencing checks the leadership too: one round trip, not two.
+    long confirmStart = clock.getAsLong();
     boolean leading = l.toFence().isEmpty() ? election.stillLeading(l) : election.fenced(l);
+    confirmMillis = clock.getAsLong() - confirmStart;
     if (!leading) {
       return new Result(Outcome.LOST_BEFORE_TRANSITION, l, null, "leadership lost while fencing", fenced, 0);
     }
@@ -147,8 +170,11 @@ final class Activation {
     }
     long transitionMillis = clock.getAsLong() - transitionStart;
     steps.after(Step.TRANSITIONED);
-    ActiveRecord record = target.activeRecord(l.epoch(), clock.getAsLong());
-    if (!election.publish(l, record)) {
+    long publishStart = clock.getAsLong();
+    ActiveRecord record = target.activeRecord(l.epoch(), publishStart);
+    boolean published = election.publish(l, record);
+    publishMillis = clock.getAsLong() - publishStart;
+    if (!published) {
       return new Result(Outcome.LOST_AFTER_TRANSITION, l, null, "leadership lost while becoming active", fenced,
           transitionMillis);
     }

@@ -447,9 +447,10 @@ public final class ControllerLoop implements Closeable {
     metrics.lastTransitionMillis.set(r.transitionMillis);
     metrics.lastFailoverMillis.set(done - start);
     setState(ControllerState.ACTIVE);
-    LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, fencing {} ms ({}), transition {} ms, total {} ms",
-        nameNode, l.epoch(), why.reason(), detection, r.fenced.millis,
-        l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(), r.transitionMillis, done - start);
+    LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, lock {} ms, fencing {} ms ({}), confirm {} ms, "
+        + "transition {} ms, publish {} ms, total {} ms", nameNode, l.epoch(), why.reason(), detection,
+        activation.lockMillis(), r.fenced.millis, l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(),
+        activation.confirmMillis(), r.transitionMillis, activation.publishMillis(), done - start);
     activity.activated();
   }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -208,6 +209,18 @@ class ActivationTest {
     assertTrue(fenced.isEmpty(), "nothing fenced: " + fenced);
     assertEquals(0, second.fenced.graceful + second.fenced.byMethod);
     assertEquals(0, second.fenced.millis, "no fencing takes no time, however the clock ticked");
+  }
+
+  @Test
+  void eachZooKeeperStepIsTimedOnItsOwn() throws Exception {
+    Controller a = new Controller("nn1");
+    AtomicLong ticks = new AtomicLong();
+    // Every read of this clock is 7 ms after the one before: a step timed by two reads of its own took 7.
+    Activation activation = new Activation(a.election, a.nameNode, this::fence, () -> ticks.addAndGet(7), s -> { });
+    assertEquals(Activation.Outcome.ACTIVE, activation.run().outcome);
+    assertEquals(7, activation.lockMillis());
+    assertEquals(7, activation.confirmMillis());
+    assertEquals(7, activation.publishMillis());
   }
 
   @Test
