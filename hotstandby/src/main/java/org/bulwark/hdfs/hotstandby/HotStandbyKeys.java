@@ -85,10 +85,11 @@ public final class HotStandbyKeys {
       "After ZooKeeper refused or could not take a client's session, how long (jittered by half either way) the "
           + "client asks the NameNodes instead of trying ZooKeeper again.");
   public static final ConfigKey<Long> CLIENT_ZK_SESSIONS_PER_HOST = ConfigKey.number(
-      "bulwark.hotstandby.client.zookeeper.sessions-per-host", 10, 0, 10_000,
+      "bulwark.hotstandby.client.zookeeper.sessions-per-host", 2, 0, 10_000,
       "How many client JVMs of one host and user may hold a ZooKeeper session for NameNode discovery at once (a lock "
           + "file in bulwark.hotstandby.client.host-dir); the others read the record those sessions relay there and "
-          + "ask the NameNodes. Keep it, times the nameservices, plus the controllers "
+          + "ask the NameNodes. Two, so that one slow JVM does not hold up the host; raise it with "
+          + "bulwark.hotstandby.client.relay off. Keep it, times the nameservices, plus the controllers "
           + "on the host, below ZooKeeper's maxClientCnxns; 0 means no cap.");
   public static final ConfigKey<String> CLIENT_HOST_DIR = ConfigKey.text(
       "bulwark.hotstandby.client.host-dir", "/tmp",
