@@ -72,6 +72,11 @@ class FailoverBenchmark {
    * ({@code bulwark.hotstandby.client.zookeeper.sessions-per-host}); unset, the key's default.
    */
   private static final Integer SCALE_SESSIONS_PER_HOST = Integer.getInteger("bench.failover.sessionsPerHost");
+  /**
+   * {@code -Dbench.failover.scaleClientConf=key=value,key=value}: more settings for the clients-at-scale JVMs
+   * under either controller (say {@code bulwark.hotstandby.client.probe-interval=1s}), recorded in the JSON.
+   */
+  private static final String SCALE_CLIENT_CONF = System.getProperty("bench.failover.scaleClientConf", "");
   private static final Duration SCALE_RESTART_WARM_UP = Duration.ofSeconds(15);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
@@ -402,6 +407,7 @@ class FailoverBenchmark {
     void report(ObjectNode out) {
       out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
       out.put("client_relay", SCALE_CLIENT_RELAY);
+      out.put("client_conf", SCALE_CLIENT_CONF);
       out.put("client_sessions_per_host", kind == ControllerKind.BULWARK
           ? SCALE_SESSIONS_PER_HOST != null ? SCALE_SESSIONS_PER_HOST.longValue()
               : HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(new Configuration(false))
@@ -447,6 +453,15 @@ class FailoverBenchmark {
       client.setBoolean("bulwark.hotstandby.client.relay", SCALE_CLIENT_RELAY);
       if (SCALE_SESSIONS_PER_HOST != null) {
         client.setInt(HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.getName(), SCALE_SESSIONS_PER_HOST);
+      }
+      for (String setting : SCALE_CLIENT_CONF.split(",")) {
+        int eq = setting.indexOf('=');
+        if (eq > 0) {
+          client.set(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+        } else if (!setting.trim().isEmpty()) {
+          throw new IllegalArgumentException("-Dbench.failover.scaleClientConf: '" + setting
+              + "' is not key=value (settings are separated by commas)");
+        }
       }
       long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
       try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
