@@ -125,17 +125,6 @@ final class HostRecordRelay {
     }
   }
 
-  /**
-   * Waits up to {@code timeoutMillis} for a record relayed at or after {@code sinceMillis} (wall clock) that is
-   * active and accepted by {@code wanted}; returns it, or null. One {@link Wait}'s single slice.
-   */
-  ActiveRecord await(long sinceMillis, Predicate<ActiveRecord> wanted, long timeoutMillis)
-      throws InterruptedException {
-    try (Wait wait = startWait(sinceMillis, wanted)) {
-      return wait.await(timeoutMillis);
-    }
-  }
-
   /** A wait for a record relayed at or after {@code sinceMillis} that is active and accepted by {@code wanted}. */
   Wait startWait(long sinceMillis, Predicate<ActiveRecord> wanted) {
     return new Wait(sinceMillis, wanted);

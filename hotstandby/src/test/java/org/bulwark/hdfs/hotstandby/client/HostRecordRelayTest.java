@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * failover must not send a client to a NameNode that has been standby since.
  */
 class HostRecordRelayTest {
+  /** One wait of a single slice, as a failover whose first slice finds the record does. */
+  private static ActiveRecord await(HostRecordRelay relay, long since, Predicate<ActiveRecord> wanted, long millis)
+      throws InterruptedException {
+    try (HostRecordRelay.Wait wait = relay.startWait(since, wanted)) {
+      return wait.await(millis);
+    }
+  }
+
   private static ActiveRecord record(String nn, ActiveRecord.State state) {
     return new ActiveRecord("ns1", nn, nn + ".example.com:8020", "", "", 4, 1, state, 0);
   }
@@ -37,7 +46,7 @@ class HostRecordRelayTest {
     long since = System.currentTimeMillis();
     CompletableFuture<ActiveRecord> waited = CompletableFuture.supplyAsync(() -> {
       try {
-        return reader.await(since, r -> r.nameNodeId().equals("nn2"), 30_000);
+        return await(reader, since, r -> r.nameNodeId().equals("nn2"), 30_000);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
@@ -54,8 +63,8 @@ class HostRecordRelayTest {
     HostRecordRelay relay = new HostRecordRelay(dir.resolve("record"));
     relay.publish(record("nn2", ActiveRecord.State.ACTIVE));
     long since = System.currentTimeMillis() + 1;
-    assertNull(relay.await(since, r -> true, 100), "left from an earlier failover");
-    assertNotNull(relay.await(since - 60_000, r -> true, 100), "the same record, relayed since the wait began");
+    assertNull(await(relay, since, r -> true, 100), "left from an earlier failover");
+    assertNotNull(await(relay, since - 60_000, r -> true, 100), "the same record, relayed since the wait began");
   }
 
   @ParameterizedTest(name = "watched: {0}")
@@ -64,20 +73,20 @@ class HostRecordRelayTest {
     HostRecordRelay relay = new HostRecordRelay(dir.resolve("record"), watched);
     long since = System.currentTimeMillis();
     relay.publish(record("nn2", ActiveRecord.State.EXITED));
-    assertNull(relay.await(since, r -> true, 50));
+    assertNull(await(relay, since, r -> true, 50));
     relay.publish(record("nn2", ActiveRecord.State.ACTIVE));
-    assertEquals(ActiveRecord.State.ACTIVE, relay.await(since, r -> true, 50).state());
+    assertEquals(ActiveRecord.State.ACTIVE, await(relay, since, r -> true, 50).state());
   }
 
   @Test
   void noFileOrAnUnreadableOneIsNoRecord(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("record");
     HostRecordRelay relay = new HostRecordRelay(file);
-    assertNull(relay.await(0, r -> true, 30), "no file");
+    assertNull(await(relay, 0, r -> true, 30), "no file");
     Files.write(file, "relayedAt=12\nnamenode=nn2\n".getBytes(StandardCharsets.UTF_8));
-    assertNull(relay.await(0, r -> true, 30), "half a record");
+    assertNull(await(relay, 0, r -> true, 30), "half a record");
     Files.write(file, "garbage".getBytes(StandardCharsets.UTF_8));
-    assertNull(relay.await(0, r -> true, 30), "not a record");
+    assertNull(await(relay, 0, r -> true, 30), "not a record");
   }
 
   @Test
@@ -88,14 +97,14 @@ class HostRecordRelayTest {
     HostRecordRelay relay = new HostRecordRelay(file);
     relay.publish(record("nn2", ActiveRecord.State.ACTIVE));
     Files.setAttribute(file, "unix:uid", 65534);
-    assertNull(relay.await(0, r -> true, 30));
+    assertNull(await(relay, 0, r -> true, 30));
   }
 
   @Test
   void aFailedWriteLeavesTheRelayAsItWas(@TempDir Path dir) throws Exception {
     HostRecordRelay relay = new HostRecordRelay(dir.resolve("missing-directory").resolve("record"));
     relay.publish(record("nn2", ActiveRecord.State.ACTIVE)); // logged, not thrown
-    assertNull(relay.await(0, r -> true, 30));
+    assertNull(await(relay, 0, r -> true, 30));
   }
 
   @Test
@@ -103,7 +112,7 @@ class HostRecordRelayTest {
     HostRecordRelay none = HostRecordRelay.none();
     none.publish(record("nn2", ActiveRecord.State.ACTIVE));
     long start = System.nanoTime();
-    assertNull(none.await(0, r -> true, 100));
+    assertNull(await(none, 0, r -> true, 100));
     assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(100), "waited the whole timeout");
   }
 }
