@@ -237,6 +237,8 @@ class FailoverBenchmark {
     report.root().put("zookeeper_session_timeout_ms", 2000);
     report.root().put("graceful_fence_timeout_ms", GRACEFUL_FENCE_MS);
     report.root().put("client_rpc_timeout_ms", CLIENT_RPC_TIMEOUT_MS);
+    report.root().put("ipc_connect_timeout_ms", ProcessFailoverRuns.CONTROLLER_CONNECT_TIMEOUT_MILLIS >= 0
+        ? ProcessFailoverRuns.CONTROLLER_CONNECT_TIMEOUT_MILLIS : GRACEFUL_FENCE_MS);
     report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
     report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);
@@ -261,6 +263,10 @@ class FailoverBenchmark {
         ProcessFailoverRuns runs = new ProcessFailoverRuns(dir, kind, failure, PROCESS_RUNS, GRACEFUL_FENCE_MS,
             CLIENT_RPC_TIMEOUT_MS);
         if (!selected(runs.name())) {
+          continue;
+        }
+        if (failure == Failure.UNREACHABLE && !HostNetwork.available()) {
+          System.out.println(runs.name() + ": skipped, this machine makes no network namespaces (root and iproute2)");
           continue;
         }
         ProcessFailoverRuns.Result r = runs.run(own, clients);

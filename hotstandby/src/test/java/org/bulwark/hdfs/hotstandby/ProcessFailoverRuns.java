@@ -85,6 +85,11 @@ final class ProcessFailoverRuns {
   static final String FENCE_METHODS = System.getProperty("bench.failover.fenceMethods");
   /** {@code -Dbench.failover.witnessExits=false} makes our controllers fence a killed NameNode as a hung one. */
   static final boolean WITNESS_EXITS = Boolean.parseBoolean(System.getProperty("bench.failover.witnessExits", "true"));
+  /**
+   * {@code -Dbench.failover.controllerConnectTimeoutMs=N}: both controllers' (and the clients')
+   * {@code ipc.client.connect.timeout}; by default the graceful-fence timeout. 20000 is Hadoop's default.
+   */
+  static final long CONTROLLER_CONNECT_TIMEOUT_MILLIS = Long.getLong("bench.failover.controllerConnectTimeoutMs", -1);
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
 
   /** How the active NameNode fails. */
@@ -93,8 +98,14 @@ final class ProcessFailoverRuns {
     PROCESS("-process"),
     /** kill -STOP of its process: alive, connections open, answering nothing. */
     HANG("-hang"),
-    /** kill -STOP of it and of its controller together: a host that vanished. */
-    HOST("-host");
+    /** kill -STOP of it and of its controller together: a host that vanished, its kernel still answering. */
+    HOST("-host"),
+    /**
+     * Its host (it and its controller, each on a {@link HostNetwork} host of their own) taken off the network:
+     * every packet dropped both ways, the processes running on. A host that vanished as its peers see it:
+     * connects time out instead of being accepted by a frozen host's kernel.
+     */
+    UNREACHABLE("-unreachable");
 
     final String suffix;
 
@@ -201,6 +212,11 @@ final class ProcessFailoverRuns {
     // (measured: a 22 s failover); 0 turns that off, the strongest setting for the stock peer.
     conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
     conf.setLong("ipc.client.rpc-timeout.ms", clientRpcTimeoutMillis);
+    // The stock ZKFC's graceful fence of a host that vanished waits for its connection to time out, twice
+    // (measured: 40 s at Hadoop's 20 s); the graceful-fence timeout instead, the strongest setting for it. Ours
+    // bounds its connects by its own timeouts. On one host's loopback a connect never waits either way.
+    conf.setLong("ipc.client.connect.timeout", CONTROLLER_CONNECT_TIMEOUT_MILLIS >= 0
+        ? CONTROLLER_CONNECT_TIMEOUT_MILLIS : gracefulFenceMillis);
     if (NAMENODE_WARMUP) {
       conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     }
@@ -219,8 +235,9 @@ final class ProcessFailoverRuns {
     boolean observer = peers.stream().anyMatch(p -> p.needsObserver);
     Result result = new Result();
     File runDir = new File(dir, name() + (observer ? "-observer" : ""));
-    try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, -1, JOURNAL_PROCESSES,
-        this::controllerSettings);
+    boolean ownHosts = failure == Failure.UNREACHABLE;
+    try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, -1, JOURNAL_PROCESSES || ownHosts,
+        ownHosts, this::controllerSettings);
         CpuSampler cpu = new CpuSampler(processesOf(ha), CPU_SAMPLE_MILLIS)) {
       if (observer) {
         ha.makeObserver(2);
@@ -306,6 +323,9 @@ final class ProcessFailoverRuns {
       case HOST:
         ha.freezeHost(active);
         break;
+      case UNREACHABLE:
+        ha.cutHost(active);
+        break;
       default:
         throw new IllegalStateException(failure.name());
     }
@@ -387,16 +407,23 @@ final class ProcessFailoverRuns {
         .orElseThrow(() -> new AssertionError("no CPU time for " + process)).toNanos();
   }
 
-  /** Brings the failed NameNode (and, for a vanished host, its controller) back as a fresh process. */
+  /**
+   * Brings the failed NameNode (and, for a vanished host, its controller) back as a fresh process. An unreachable
+   * host's processes are killed before it is back on the network, as fencing would have.
+   */
   private void restore(ProcessHaCluster ha, int failed) throws Exception {
+    boolean hostGone = failure == Failure.HOST || failure == Failure.UNREACHABLE;
     if (failure != Failure.PROCESS) {
       ha.nameNode(failed).kill();
     }
-    if (failure == Failure.HOST) {
+    if (hostGone) {
       ha.controller(failed).kill();
     }
+    if (failure == Failure.UNREACHABLE) {
+      ha.healHost(failed);
+    }
     ha.startNameNode(failed);
-    if (failure == Failure.HOST) {
+    if (hostGone) {
       ha.startController(failed, kind, controllerConf(ha, failed));
     }
     ha.awaitState(failed, HAServiceState.STANDBY);

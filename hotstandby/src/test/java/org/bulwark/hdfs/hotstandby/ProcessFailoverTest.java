@@ -2,6 +2,7 @@ package org.bulwark.hdfs.hotstandby;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.time.Duration;
@@ -21,7 +22,10 @@ import org.junit.jupiter.api.Test;
  * active one is frozen with kill -STOP (hung); each time the other NameNode becomes active, a client
  * on {@link ZooKeeperFailoverProxyProvider} carries on, and no two NameNodes are ever active together.
  * The killed NameNode's controller sees its process exit, so the next leader does not fence it; the
- * frozen one's process lives on, so the next leader runs the fencing methods.
+ * frozen one's process lives on, so the next leader runs the fencing methods. And with each NameNode on a
+ * host of its own ({@link HostNetwork}), the active one's host taken off the network: nothing closes,
+ * nothing answers, the next leader fences it, and the cut-off controller, though it never hears that its
+ * session expired, steps down; its NameNode, unable to close its edit log, ends itself.
  */
 @Tag("compat")
 class ProcessFailoverTest {
@@ -33,10 +37,7 @@ class ProcessFailoverTest {
     File dir = new File("target/process-failover-" + System.currentTimeMillis());
     try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, c -> { })) {
       ha.startBulwarkControllers();
-      Configuration client = ha.zooKeeperProviderConf();
-      // A call in flight to the hung NameNode waits this long (120 s by default) before the provider fails over.
-      client.setInt("ipc.client.rpc-timeout.ms", 2000);
-      try (FileSystem fs = FileSystem.newInstance(java.net.URI.create("hdfs://" + ProcessHaCluster.NS), client)) {
+      try (FileSystem fs = client(ha)) {
         fs.mkdirs(new Path("/before"));
 
         int first = ha.active();
@@ -63,6 +64,43 @@ class ProcessFailoverTest {
       }
       ha.splitBrain.assertNoSplitBrain();
     }
+  }
+
+  @Test
+  void anActiveNameNodesHostCutOffTheNetworkIsFencedAndReplaced() throws Exception {
+    assumeTrue(HostNetwork.available(), "needs root and iproute2 to make network namespaces");
+    File dir = new File("target/process-failover-unreachable-" + System.currentTimeMillis());
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, -1, true, true, c -> { })) {
+      ha.startBulwarkControllers();
+      try (FileSystem fs = client(ha)) {
+        fs.mkdirs(new Path("/before"));
+        int cut = ha.active();
+        ha.cutHost(cut);
+        // Only the other NameNode is asked: the cut one's questions would wait out their timeouts.
+        Await.until("the other NameNode is active", WAIT, () -> ha.state(1 - cut) == HAServiceState.ACTIVE);
+        String line = activation(ha, 1 - cut, 1);
+        assertTrue(line.contains("(fenced [" + ProcessHaCluster.id(cut) + "])"), line);
+        // Cut off, its controller never hears that its session expired; it gives the session up on its own once
+        // the session timeout has passed without ZooKeeper, and steps down.
+        Await.until("the cut host's controller stepped down", WAIT, () -> !DaemonLog.matching(ha.controller(cut).log(),
+            "ZooKeeper session lost while leading; stepping down").isEmpty());
+        // Going to standby closes the edit log, which the JournalNodes no longer acknowledge: the NameNode ends
+        // itself when the journal's write timeout (20 s) passes. Nothing is left active on the cut host.
+        Await.until("the cut host's NameNode ended itself", WAIT, () -> !ha.nameNode(cut).isAlive());
+        fs.mkdirs(new Path("/after-cut"));
+        assertTrue(fs.exists(new Path("/before")));
+      }
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  /** A client of ns1 on {@link ZooKeeperFailoverProxyProvider}. */
+  private static FileSystem client(ProcessHaCluster ha) throws java.io.IOException {
+    Configuration client = ha.zooKeeperProviderConf();
+    // A call in flight to a NameNode that stopped answering waits this long (120 s by default) before the
+    // provider fails over.
+    client.setInt("ipc.client.rpc-timeout.ms", 2000);
+    return FileSystem.newInstance(java.net.URI.create("hdfs://" + ProcessHaCluster.NS), client);
   }
 
   /** The {@code n}th activation the controller of NameNode {@code nn} logged, once it has. */

@@ -90,11 +90,14 @@ final class ProcessHaCluster implements AutoCloseable {
   private final ThreadLocal<HAServiceProtocol[]> probes;
   private final List<HAServiceProtocol> allProbes = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final File daemonLog4j;
+  /** Each NameNode's host (with its controller), or null when every daemon shares this host's loopback. */
+  private final HostNetwork hosts;
   final SplitBrainChecker splitBrain;
 
   private ProcessHaCluster(File dir, TestingServer zooKeeper, MiniQJMHACluster qjm, Configuration conf,
-      File[] nameNodeSites, File daemonLog4j) {
+      File[] nameNodeSites, File daemonLog4j, HostNetwork hosts) {
     this.dir = dir;
+    this.hosts = hosts;
     this.zooKeeper = zooKeeper;
     this.journalAndDataNodes = qjm;
     this.conf = conf;
@@ -133,6 +136,32 @@ final class ProcessHaCluster implements AutoCloseable {
    */
   static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
       boolean journalProcesses, Consumer<Configuration> settings) throws Exception {
+    return start(dir, nameNodes, dataNodes, zooKeeperMaxClientCnxns, journalProcesses, false, settings);
+  }
+
+  /**
+   * As {@link #start(File, int, int, int, boolean, Consumer)}; with {@code hostsOfTheirOwn} each NameNode and its
+   * controller run on a {@link HostNetwork} host of their own, which {@link #cutHost} can take off the network
+   * (the JournalNodes must then be processes: they bind every address of this host).
+   */
+  static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
+      boolean journalProcesses, boolean hostsOfTheirOwn, Consumer<Configuration> settings) throws Exception {
+    if (hostsOfTheirOwn && !journalProcesses) {
+      throw new IllegalArgumentException("NameNodes on hosts of their own need the JournalNodes as processes");
+    }
+    HostNetwork hosts = hostsOfTheirOwn ? HostNetwork.create(nameNodes) : null;
+    try {
+      return start(dir, nameNodes, dataNodes, zooKeeperMaxClientCnxns, journalProcesses, hosts, settings);
+    } catch (Exception | Error e) {
+      if (hosts != null) {
+        hosts.close();
+      }
+      throw e;
+    }
+  }
+
+  private static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
+      boolean journalProcesses, HostNetwork hosts, Consumer<Configuration> settings) throws Exception {
     TestingServer zk = new TestingServer(new InstanceSpec(new File(dir, "zookeeper"), -1, -1, -1, true, -1,
         ZOOKEEPER_TICK_MS, zooKeeperMaxClientCnxns), true);
     Configuration conf = FastClusterSettings.apply(new HdfsConfiguration());
@@ -144,6 +173,14 @@ final class ProcessHaCluster implements AutoCloseable {
     conf.setBoolean("dfs.ha.tail-edits.in-progress", true);
     conf.set("dfs.ha.tail-edits.period", "100ms");
     conf.setBoolean("dfs.namenode.state.context.enabled", true);
+    if (hosts != null) {
+      // A DataNode reaches a NameNode on another host from this host's address there, which has no name.
+      conf.setBoolean("dfs.namenode.datanode.registration.ip-hostname-check", false);
+      // The NameNode on host i knows this host's DataNodes by 10.88.i.1, where they do not listen: clients and
+      // DataNodes dial them by the name they register with instead (loopback, as the embedded cluster names them).
+      conf.setBoolean("dfs.client.use.datanode.hostname", true);
+      conf.setBoolean("dfs.datanode.use.datanode.hostname", true);
+    }
     HotStandbyCluster.fastFailover(conf);
     if (SERVICE_RPC) {
       // As administrators run HA (Cloudera Manager's default, port 8022): DataNodes and failover controllers
@@ -167,14 +204,14 @@ final class ProcessHaCluster implements AutoCloseable {
     dfs.waitActive();
     int[] zkfcPorts = FreePorts.pick(nameNodes);
     for (int i = 0; i < nameNodes; i++) {
-      publishAddresses(conf, i, dfs.getNameNode(i));
+      publishAddresses(conf, i, dfs.getNameNode(i), hosts);
       conf.setInt("dfs.ha.zkfc.port." + NS + "." + id(i), zkfcPorts[i]);
     }
     File[] sites = new File[nameNodes];
     for (int i = 0; i < nameNodes; i++) {
       Configuration own = new Configuration(dfs.getConfiguration(i));
       for (int k = 0; k < nameNodes; k++) {
-        publishAddresses(own, k, dfs.getNameNode(k));
+        publishAddresses(own, k, dfs.getNameNode(k), hosts);
         own.setInt("dfs.ha.zkfc.port." + NS + "." + id(k), zkfcPorts[k]);
       }
       // The embedded cluster's unsuffixed addresses name one NameNode; a site file names the nameservice.
@@ -184,18 +221,35 @@ final class ProcessHaCluster implements AutoCloseable {
       own.set("fs.defaultFS", "hdfs://" + NS);
       own.set("dfs.nameservice.id", NS);
       own.set("dfs.ha.namenode.id", id(i));
+      rehome(own, hosts, i);
       sites[i] = writeSite(new File(dir, id(i) + "-site.xml"), own);
     }
     dfs.shutdownNameNodes();
-    ProcessHaCluster c = new ProcessHaCluster(dir, zk, qjm, conf, sites, writeDaemonLog4j(new File(dir, "daemon-log4j.properties")));
-    if (journalProcesses) {
-      c.moveJournalNodesToProcesses(dfs.getConfiguration(0));
-    }
-    for (int i = 0; i < nameNodes; i++) {
-      c.startNameNode(i);
-    }
-    for (int i = 0; i < nameNodes; i++) {
-      c.awaitState(i, HAServiceState.STANDBY);
+    ProcessHaCluster c = new ProcessHaCluster(dir, zk, qjm, conf, sites,
+        writeDaemonLog4j(new File(dir, "daemon-log4j.properties")), hosts);
+    try {
+      if (journalProcesses) {
+        c.moveJournalNodesToProcesses(dfs.getConfiguration(0));
+      }
+      for (int i = 0; i < nameNodes; i++) {
+        c.startNameNode(i);
+      }
+      if (hosts != null) {
+        // The DataNodes registered with the embedded NameNodes on loopback; the NameNodes are elsewhere now.
+        for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : dfs.getDataNodes()) {
+          dn.refreshNamenodes(conf);
+        }
+      }
+      for (int i = 0; i < nameNodes; i++) {
+        c.awaitState(i, HAServiceState.STANDBY);
+      }
+    } catch (Exception | Error e) {
+      try {
+        c.close(); // the daemons started so far
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
     return c;
   }
@@ -217,8 +271,10 @@ final class ProcessHaCluster implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       Configuration own = new Configuration(nameNodeConf);
       own.set("dfs.journalnode.edits.dir", embedded.getStorageDir(i).getPath());
-      own.set("dfs.journalnode.rpc-address", "127.0.0.1:" + ports[i]);
-      own.set("dfs.journalnode.http-address", "127.0.0.1:0");
+      // On every address of this host when the NameNodes are on hosts of their own: they dial it from there.
+      String bind = hosts == null ? "127.0.0.1:" : "0.0.0.0:";
+      own.set("dfs.journalnode.rpc-address", bind + ports[i]);
+      own.set("dfs.journalnode.http-address", bind + "0");
       File site = writeSite(new File(dir, "jn" + i + "-site.xml"), own);
       journalNodes.add(DaemonProcess.start("jn" + i, JournalNode.class,
           new File(dir, "jn" + i + "-" + System.nanoTime() + ".log"), jvmOptions(), "-conf", site.getPath()));
@@ -254,19 +310,40 @@ final class ProcessHaCluster implements AutoCloseable {
     return "nn" + i;
   }
 
-  /** Pins NameNode {@code i}'s bound addresses in {@code conf}, so a restarted process binds the same ones. */
-  private static void publishAddresses(Configuration conf, int i, NameNode nn) {
-    conf.set("dfs.namenode.rpc-address." + NS + "." + id(i), hostPort(nn.getNameNodeAddress()));
+  /**
+   * Pins NameNode {@code i}'s addresses in {@code conf}, so a restarted process binds the same ones: the ports the
+   * embedded NameNode bound, on loopback or on its own host's address.
+   */
+  private static void publishAddresses(Configuration conf, int i, NameNode nn, HostNetwork hosts) {
+    String host = hosts == null ? "127.0.0.1" : hosts.address(i);
+    conf.set("dfs.namenode.rpc-address." + NS + "." + id(i), host + ":" + nn.getNameNodeAddress().getPort());
     if (nn.getServiceRpcAddress().getPort() == nn.getNameNodeAddress().getPort()) {
       conf.unset("dfs.namenode.servicerpc-address." + NS + "." + id(i));
     } else {
-      conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), hostPort(nn.getServiceRpcAddress()));
+      conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), host + ":" + nn.getServiceRpcAddress().getPort());
     }
-    conf.set("dfs.namenode.http-address." + NS + "." + id(i), hostPort(nn.getHttpAddress()));
+    conf.set("dfs.namenode.http-address." + NS + "." + id(i), host + ":" + nn.getHttpAddress().getPort());
   }
 
-  private static String hostPort(InetSocketAddress a) {
-    return "127.0.0.1:" + a.getPort();
+  /**
+   * For a daemon on host {@code i} of {@code hosts}: what this host serves on loopback (ZooKeeper, the
+   * JournalNodes) is dialled at this host's address as host {@code i} sees it. Nothing changes without hosts.
+   */
+  private static void rehome(Configuration conf, HostNetwork hosts, int i) {
+    if (hosts == null) {
+      return;
+    }
+    for (java.util.Map.Entry<String, String> e : conf) {
+      String v = e.getValue();
+      if (v.contains("127.0.0.1") || v.contains("localhost")) {
+        conf.set(e.getKey(), v.replace("127.0.0.1", HostNetwork.gateway(i)).replace("localhost", HostNetwork.gateway(i)));
+      }
+    }
+  }
+
+  /** What runs a daemon of NameNode {@code i}'s host: nothing on loopback, {@code ip netns exec} on a host of its own. */
+  private List<String> launcher(int i) {
+    return hosts == null ? List.of() : hosts.launcher(i);
   }
 
   static File writeSite(File f, Configuration c) throws IOException {
@@ -318,7 +395,7 @@ final class ProcessHaCluster implements AutoCloseable {
 
   /** (Re)starts NameNode {@code i}'s process; it comes up standby. */
   void startNameNode(int i) throws IOException {
-    nameNodes[i] = DaemonProcess.start(id(i), NameNode.class, new File(dir, id(i) + "-" + System.nanoTime() + ".log"),
+    nameNodes[i] = DaemonProcess.start(id(i), launcher(i), NameNode.class, new File(dir, id(i) + "-" + System.nanoTime() + ".log"),
         jvmOptions(),
         "-conf", nameNodeSites[i].getPath());
     splitBrain.markUp(i);
@@ -384,6 +461,7 @@ final class ProcessHaCluster implements AutoCloseable {
     Configuration c = conf();
     c.set("dfs.nameservice.id", NS);
     c.set("dfs.ha.namenode.id", id(i));
+    rehome(c, hosts, i);
     return c;
   }
 
@@ -393,7 +471,7 @@ final class ProcessHaCluster implements AutoCloseable {
     String name = (kind == ControllerKind.BULWARK ? "hotstandby-" : "zkfc-") + id(i);
     Class<?> main = kind == ControllerKind.BULWARK ? HotStandbyController.class
         : org.apache.hadoop.hdfs.tools.DFSZKFailoverController.class;
-    controllers[i] = DaemonProcess.start(name, main, new File(dir, name + "-" + System.nanoTime() + ".log"),
+    controllers[i] = DaemonProcess.start(name, launcher(i), main, new File(dir, name + "-" + System.nanoTime() + ".log"),
         jvmOptions(), "-conf", site.getPath());
     return controllers[i];
   }
@@ -430,6 +508,24 @@ final class ProcessHaCluster implements AutoCloseable {
     DaemonProcess.freezeTogether(nameNodes[i], controllers[i]);
   }
 
+  /**
+   * Takes NameNode {@code i}'s host off the network (its NameNode and controller run on, reaching nobody and
+   * reached by nobody): a host that vanished, as its peers see it. Counted out by the split-brain checker first,
+   * which cannot reach it either.
+   */
+  void cutHost(int i) throws IOException {
+    if (hosts == null) {
+      throw new IllegalStateException("the NameNodes share this host; start the cluster with hosts of their own");
+    }
+    splitBrain.markDown(i);
+    hosts.cut(i);
+  }
+
+  /** Puts NameNode {@code i}'s host back on the network (kill what ran on it first: it was fenced). */
+  void healHost(int i) throws IOException {
+    hosts.heal(i);
+  }
+
   @Override
   public void close() throws Exception {
     splitBrain.close();
@@ -455,5 +551,8 @@ final class ProcessHaCluster implements AutoCloseable {
       }
     }
     zooKeeper.close();
+    if (hosts != null) {
+      hosts.close();
+    }
   }
 }

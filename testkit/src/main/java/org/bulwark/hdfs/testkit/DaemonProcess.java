@@ -25,7 +25,17 @@ public final class DaemonProcess implements AutoCloseable {
   /** Starts {@code mainClass} with {@code args} in its own JVM; its output goes to {@code log}. */
   public static DaemonProcess start(String name, Class<?> mainClass, File log, List<String> jvmOptions, String... args)
       throws IOException {
-    return new DaemonProcess(name, ForkedJvm.start(mainClass, log, jvmOptions, args), log);
+    return start(name, List.of(), mainClass, log, jvmOptions, args);
+  }
+
+  /**
+   * As {@link #start(String, Class, File, List, String...)}, the JVM run by {@code launcher} (e.g.
+   * {@code ip netns exec host0}, to run it on a host of its own: {@code ip netns exec} replaces itself with the
+   * JVM, so the pid is the JVM's).
+   */
+  public static DaemonProcess start(String name, List<String> launcher, Class<?> mainClass, File log,
+      List<String> jvmOptions, String... args) throws IOException {
+    return new DaemonProcess(name, ForkedJvm.start(launcher, mainClass, log, jvmOptions, args), log);
   }
 
   public String name() {
