@@ -55,9 +55,9 @@ class FailoverBenchmark {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final int PROCESS_RUNS = Integer.getInteger("bench.failover.processRuns", 10);
   /** Both controllers' graceful-fence timeout: past it, the fencing methods run (a vanished host never answers). */
+  private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
   /** {@code -Dbench.failover.peers=false}: the kill -9 rows with their own client only, as the other kinds run. */
   private static final boolean PEERS = Boolean.parseBoolean(System.getProperty("bench.failover.peers", "true"));
-  private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
   /** Clients' RPC timeout (ipc.client.rpc-timeout.ms): how long a call to a hung NameNode waits. */
   private static final long CLIENT_RPC_TIMEOUT_MS = 2000;
   /** Clients at scale: client JVMs on this host, ZooKeeper's limit of connections from one address, failovers. */

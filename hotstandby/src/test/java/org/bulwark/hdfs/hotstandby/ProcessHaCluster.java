@@ -542,6 +542,9 @@ final class ProcessHaCluster implements AutoCloseable {
     for (HAServiceProtocol p : allProbes) {
       RPC.stopProxy(p);
     }
+    if (hosts != null) {
+      hosts.healAll(); // the NameNodes are gone: the DataNodes' calls to a cut-off one are refused, not left waiting
+    }
     if (journalNodes.isEmpty()) {
       journalAndDataNodes.shutdown();
     } else {
