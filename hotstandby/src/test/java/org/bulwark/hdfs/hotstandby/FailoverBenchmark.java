@@ -237,8 +237,7 @@ class FailoverBenchmark {
     report.root().put("zookeeper_session_timeout_ms", 2000);
     report.root().put("graceful_fence_timeout_ms", GRACEFUL_FENCE_MS);
     report.root().put("client_rpc_timeout_ms", CLIENT_RPC_TIMEOUT_MS);
-    report.root().put("ipc_connect_timeout_ms", ProcessFailoverRuns.CONTROLLER_CONNECT_TIMEOUT_MILLIS >= 0
-        ? ProcessFailoverRuns.CONTROLLER_CONNECT_TIMEOUT_MILLIS : GRACEFUL_FENCE_MS);
+    report.root().put("ipc_connect_timeout_ms", ProcessFailoverRuns.connectTimeoutMillis(GRACEFUL_FENCE_MS));
     report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
     report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);

@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,7 +39,7 @@ final class HostNetwork implements AutoCloseable {
 
   private final int hosts;
   /** The hosts {@link #cut} and not yet healed. */
-  private final java.util.Set<Integer> cutOff = new java.util.TreeSet<>();
+  private final Set<Integer> cutOff = new TreeSet<>();
   private boolean closed;
 
   private HostNetwork(int hosts) {
@@ -114,7 +117,7 @@ final class HostNetwork implements AutoCloseable {
    * every host and gateway, and a resolver on loopback that refuses at once.
    */
   private static void writeResolverFiles(String ns, int hosts) throws IOException {
-    java.nio.file.Path dir = Files.createDirectories(Paths.get("/etc/netns", ns));
+    Path dir = Files.createDirectories(Paths.get("/etc/netns", ns));
     StringBuilder names = new StringBuilder(new String(Files.readAllBytes(Paths.get("/etc/hosts")), StandardCharsets.UTF_8));
     names.append('\n');
     for (int i = 0; i < hosts; i++) {
@@ -126,7 +129,7 @@ final class HostNetwork implements AutoCloseable {
   }
 
   private static void removeResolverFiles(String ns) throws IOException {
-    java.nio.file.Path dir = Paths.get("/etc/netns", ns);
+    Path dir = Paths.get("/etc/netns", ns);
     Files.deleteIfExists(dir.resolve("hosts"));
     Files.deleteIfExists(dir.resolve("resolv.conf"));
     Files.deleteIfExists(dir);

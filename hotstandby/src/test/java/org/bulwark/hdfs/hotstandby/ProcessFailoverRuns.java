@@ -89,7 +89,12 @@ final class ProcessFailoverRuns {
    * {@code -Dbench.failover.controllerConnectTimeoutMs=N}: both controllers' (and the clients')
    * {@code ipc.client.connect.timeout}; by default the graceful-fence timeout. 20000 is Hadoop's default.
    */
-  static final long CONTROLLER_CONNECT_TIMEOUT_MILLIS = Long.getLong("bench.failover.controllerConnectTimeoutMs", -1);
+  private static final long CONTROLLER_CONNECT_TIMEOUT_MILLIS = Long.getLong("bench.failover.controllerConnectTimeoutMs", -1);
+
+  /** The {@code ipc.client.connect.timeout} process mode sets: {@link #CONTROLLER_CONNECT_TIMEOUT_MILLIS} if given. */
+  static long connectTimeoutMillis(long gracefulFenceMillis) {
+    return CONTROLLER_CONNECT_TIMEOUT_MILLIS >= 0 ? CONTROLLER_CONNECT_TIMEOUT_MILLIS : gracefulFenceMillis;
+  }
   private static final double SETTLED_CORE_SHARE = Double.parseDouble(System.getProperty("bench.failover.settledCoreShare", "1"));
 
   /** How the active NameNode fails. */
@@ -215,8 +220,7 @@ final class ProcessFailoverRuns {
     // The stock ZKFC's graceful fence of a host that vanished waits for its connection to time out, twice
     // (measured: 40 s at Hadoop's 20 s); the graceful-fence timeout instead, the strongest setting for it. Ours
     // bounds its connects by its own timeouts. On one host's loopback a connect never waits either way.
-    conf.setLong("ipc.client.connect.timeout", CONTROLLER_CONNECT_TIMEOUT_MILLIS >= 0
-        ? CONTROLLER_CONNECT_TIMEOUT_MILLIS : gracefulFenceMillis);
+    conf.setLong("ipc.client.connect.timeout", connectTimeoutMillis(gracefulFenceMillis));
     if (NAMENODE_WARMUP) {
       conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     }
