@@ -101,6 +101,10 @@ public final class ControllerLoop implements Closeable {
   private volatile boolean zooKeeperConnected;
   private volatile boolean sessionLost;
   private volatile long cededUntil;
+  /** Guards {@link #pendingHandoffs} and the removal of this controller's handoff request. */
+  private final Object handoffs = new Object();
+  /** {@link #failoverToHere} calls under way: while there are none, a request naming this NameNode is a leftover. */
+  private int pendingHandoffs;
 
   // Owned by the loop thread.
   private volatile Leadership leadership;
@@ -221,19 +225,22 @@ public final class ControllerLoop implements Closeable {
       throw new ServiceFailedException("NameNode " + nameNode.nameNodeId() + " is not healthy (" + health
           + "): it cannot become active");
     }
-    try {
-      if (!election.requestHandoff()) {
-        throw new ServiceFailedException("another manual failover of " + nameNode.nameservice() + " is in progress");
-      }
-    } catch (IOException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException("cannot request the failover in ZooKeeper: " + e.getMessage(), e);
+    synchronized (handoffs) {
+      pendingHandoffs++;
     }
-    cededUntil = 0;
-    wake();
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     try {
+      try {
+        if (!election.requestHandoff()) {
+          throw new ServiceFailedException("another manual failover of " + nameNode.nameservice() + " is in progress");
+        }
+      } catch (IOException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IOException("cannot request the failover in ZooKeeper: " + e.getMessage(), e);
+      }
+      cededUntil = 0;
+      wake();
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
       synchronized (signal) {
         while (!isActive() && System.nanoTime() < deadline) {
           signal.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
@@ -244,10 +251,15 @@ public final class ControllerLoop implements Closeable {
             + timeoutMillis + " ms");
       }
     } finally {
-      try {
-        election.clearHandoff();
-      } catch (Exception e) {
-        LOG.warn("Could not remove the failover request: {}", e.getMessage());
+      synchronized (handoffs) {
+        pendingHandoffs--;
+        if (pendingHandoffs == 0) {
+          try {
+            election.clearHandoff();
+          } catch (Exception e) {
+            LOG.warn("Could not remove the failover request (the loop removes it later): {}", e.getMessage());
+          }
+        }
       }
     }
   }
@@ -305,7 +317,7 @@ public final class ControllerLoop implements Closeable {
     HealthReport h = health;
     if (demotedAtReport == healthReports && h.state() == HAServiceState.ACTIVE) {
       // Made standby since the last health check: until the next one says otherwise, it is.
-      h = new HealthReport(h.health(), HAServiceState.STANDBY, h.detail());
+      h = new HealthReport(h.health(), HAServiceState.STANDBY, h.detail()).ofCheckStartedAt(h.checkStartedNanos());
     }
     if (ControllerRules.waitedBehindActivation(leadership != null, h.health(), h.checkStartedNanos(), activatedAtNanos)) {
       // Active until a check begun after the transition says otherwise (asked for when it answered).
@@ -319,9 +331,20 @@ public final class ControllerLoop implements Closeable {
       setState(leadership != null ? ControllerState.ACTIVE : ControllerState.NEUTRAL);
       return Long.MAX_VALUE;
     }
+    if (leadership == null && election.iLead()) {
+      // This session holds the lock with no leadership behind it: a lock transaction that committed but whose
+      // reply was lost (Curator sent it again and met the lock), or a release that failed. Nobody else may take
+      // the lock while the session lives, so it goes now; the breadcrumb still names whatever must be fenced.
+      LOG.warn("{} holds the leader lock without leading; releasing it", nameNode);
+      election.release(null, null);
+    }
+    removeLeftoverHandoff();
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
         .health(h.health())
         .observer(h.state() == HAServiceState.OBSERVER)
+        .madeInactive(leadership != null && h.health() == NameNodeHealth.HEALTHY
+            && (h.state() == HAServiceState.STANDBY || h.state() == HAServiceState.OBSERVER)
+            && h.checkStartedNanos() - activatedAtNanos > 0)
         .zooKeeperConnected(true)
         .cededUntil(cededUntil)
         .failback(settings.failback, settings.failbackDelayMillis)
@@ -391,6 +414,21 @@ public final class ControllerLoop implements Closeable {
         : h.health() == NameNodeHealth.HEALTHY ? ControllerState.STANDBY
         : h.health() == NameNodeHealth.UNKNOWN ? ControllerState.INITIALIZING : ControllerState.UNHEALTHY);
     return wakeAt;
+  }
+
+  /**
+   * Removes a handoff request naming this NameNode that no {@link #failoverToHere} waits on (its removal
+   * failed): left standing, it would keep every other controller from taking over until this one's session ends.
+   */
+  private void removeLeftoverHandoff() throws Exception {
+    if (!nameNode.nameNodeId().equals(election.handoffTarget())) {
+      return;
+    }
+    synchronized (handoffs) {
+      if (pendingHandoffs == 0 && election.clearHandoff()) {
+        LOG.info("Removed a leftover manual-failover request naming {}", nameNode);
+      }
+    }
   }
 
   private void acquire(Step why) throws Exception {

@@ -12,8 +12,9 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  * <ul>
  *   <li>A NameNode stands as candidate only while healthy, not an observer, connected and not asked to cede.</li>
  *   <li>A leader whose NameNode is gone or hung abandons at once (the next leader fences it); one
- *       whose NameNode answers but is unhealthy, or that is asked to cede or hand over, resigns
- *       cleanly; with fail-back, it hands over to a higher priority that has stayed healthy long enough.</li>
+ *       whose NameNode answers but is unhealthy or no longer active, or that is asked to cede or hand over
+ *       (to a standing candidate), resigns cleanly; with fail-back, it hands over to a higher priority that
+ *       has stayed healthy long enough.</li>
  *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
  *       higher one that is slow or stuck cannot block the election; a controller that has just
@@ -59,7 +60,12 @@ public final class ControllerRules {
     if (now < v.cededUntilMillis) {
       return Step.of(Step.Kind.RESIGN, "asked to cede the active role");
     }
-    if (v.handoffTarget != null && !v.handoffTarget.equals(v.me)) {
+    if (v.madeInactive) {
+      // Leading with no active NameNode would keep every other from taking over; the NameNode is standby, so
+      // nothing needs fencing, and the election starts again (this NameNode may well win it).
+      return Step.of(Step.Kind.RESIGN, "NameNode " + v.me + " is no longer active (made so outside this controller)");
+    }
+    if (v.handoffTarget != null && !v.handoffTarget.equals(v.me) && v.candidates.containsKey(v.handoffTarget)) {
       return Step.of(Step.Kind.RESIGN, "manual failover to " + v.handoffTarget);
     }
     if (v.failback) {
@@ -87,7 +93,8 @@ public final class ControllerRules {
     if (v.leader != null || !shouldStand(v, now)) {
       return Step.none();
     }
-    if (v.handoffTarget != null) {
+    // A request whose target does not stand (its NameNode failed, or the request was left behind) is not waited on.
+    if (v.handoffTarget != null && (v.handoffTarget.equals(v.me) || v.candidates.containsKey(v.handoffTarget))) {
       return v.handoffTarget.equals(v.me)
           ? Step.of(Step.Kind.ACQUIRE, "manual failover to this NameNode")
           : Step.none();

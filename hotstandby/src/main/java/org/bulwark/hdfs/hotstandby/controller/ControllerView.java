@@ -16,6 +16,7 @@ public final class ControllerView {
   final int myPriority;
   final NameNodeHealth health;
   final boolean observer;
+  final boolean madeInactive;
   final boolean zooKeeperConnected;
   final String leader;
   final boolean iLead;
@@ -34,6 +35,7 @@ public final class ControllerView {
     this.myPriority = b.myPriority;
     this.health = b.health;
     this.observer = b.observer;
+    this.madeInactive = b.madeInactive;
     this.zooKeeperConnected = b.zooKeeperConnected;
     this.leader = b.leader;
     this.iLead = b.iLead;
@@ -58,6 +60,7 @@ public final class ControllerView {
     private final int myPriority;
     private NameNodeHealth health = NameNodeHealth.UNKNOWN;
     private boolean observer;
+    private boolean madeInactive;
     private boolean zooKeeperConnected;
     private String leader;
     private boolean iLead;
@@ -84,6 +87,15 @@ public final class ControllerView {
     /** Whether the NameNode reported itself an observer (observers serve reads and are never elected). */
     public Builder observer(boolean isObserver) {
       this.observer = isObserver;
+      return this;
+    }
+
+    /**
+     * Whether this leader's NameNode, answering a check begun after it was made active, says it is not active:
+     * made standby outside the controller (by hand with --forcemanual, or restarted unseen by the controller).
+     */
+    public Builder madeInactive(boolean notActive) {
+      this.madeInactive = notActive;
       return this;
     }
 

@@ -375,26 +375,38 @@ public final class LeaderElection implements Closeable {
     }
   }
 
-  /** Asks the leader to hand over to this controller's NameNode (ephemeral: vanishes with this controller). */
+  /**
+   * Asks the leader to hand over to this controller's NameNode (ephemeral: vanishes with this controller).
+   * False when another controller's request stands; a request of this session's own counts as made (a create
+   * that Curator sent again after its reply was lost finds it there).
+   */
   public boolean requestHandoff() throws Exception {
     try {
       client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.handoff(), bytes(me));
       return true;
     } catch (KeeperException.NodeExistsException e) {
-      return false;
+      Stat stat = new Stat();
+      try {
+        byte[] target = client.getData().storingStatIn(stat).forPath(paths.handoff());
+        return stat.getEphemeralOwner() == sessionId() && me.equals(text(target));
+      } catch (KeeperException.NoNodeException gone) {
+        return false;
+      }
     }
   }
 
-  /** Removes this controller's handoff request, if it made one. */
-  public void clearHandoff() throws Exception {
+  /** Removes this controller's handoff request, if it made one; whether it removed one. */
+  public boolean clearHandoff() throws Exception {
     Stat stat = client.checkExists().forPath(paths.handoff());
     if (stat != null && stat.getEphemeralOwner() == sessionId()) {
       try {
         client.delete().forPath(paths.handoff());
+        return true;
       } catch (KeeperException.NoNodeException e) {
         // Gone already.
       }
     }
+    return false;
   }
 
   @Override

@@ -109,7 +109,7 @@ public final class BlockReportTrigger implements Closeable {
         lastHeartbeat.put(dn.getDatanodeUuid(), dn.getLastUpdate());
       }
       int live = lastHeartbeat.size();
-      while (asked.size() + failed < live && System.nanoTime() < deadline) {
+      while (asked.size() < live && System.nanoTime() < deadline) {  // asked counts the failed ones too
         TimeUnit.MILLISECONDS.sleep(Math.max(100, heartbeatMillis() / 4));
         DatanodeInfo[] now = liveDataNodes();
         live = now.length;

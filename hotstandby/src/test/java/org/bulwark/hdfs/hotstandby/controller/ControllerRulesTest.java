@@ -87,11 +87,38 @@ class ControllerRulesTest {
 
   @Test
   void manualFailoverGoesToItsTargetOnly() {
-    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).handoffTarget("nn2").build(), NOW).kind());
+    Candidate target = new Candidate("nn2", 0, 0);
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).candidate(target).handoffTarget("nn2")
+        .build(), NOW).kind());
     assertEquals(Step.Kind.NONE, ControllerRules.decide(leader("nn1", 0).handoffTarget("nn1").build(), NOW).kind());
     assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn2", 0).candidate(new Candidate("nn1", 9, 0))
         .handoffTarget("nn2").build(), NOW).kind(), "the target goes first whatever the priorities");
-    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn3", 9).handoffTarget("nn2").build(), NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn3", 9).candidate(target).handoffTarget("nn2")
+        .build(), NOW).kind());
+  }
+
+  /**
+   * A request left behind (its removal failed) or whose target's NameNode has since failed must not hold the
+   * election: with it honoured, a leader would resign to nobody and the followers would wait for nobody.
+   */
+  @Test
+  void aManualFailoverToANameNodeThatDoesNotStandIsNotWaitedOn() {
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(leader("nn1", 0).handoffTarget("nn2").build(), NOW).kind(),
+        "the leader keeps its role");
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn3", 9).handoffTarget("nn2").build(), NOW).kind(),
+        "a free leadership goes to the highest priority as without a request");
+  }
+
+  /**
+   * A NameNode made standby behind its leader's back (haadmin --forcemanual, or restarted while its controller was
+   * cut off from ZooKeeper) leaves the nameservice without an active NameNode while the lock is held: the leader
+   * resigns, so the election starts again.
+   */
+  @Test
+  void leaderWhoseNameNodeIsNoLongerActiveResigns() {
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).madeInactive(true).build(), NOW).kind());
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 0).leader("nn2", false).madeInactive(true)
+        .build(), NOW).kind(), "only a leader resigns");
   }
 
   @Test
