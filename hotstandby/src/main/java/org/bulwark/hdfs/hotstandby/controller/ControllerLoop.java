@@ -342,9 +342,7 @@ public final class ControllerLoop implements Closeable {
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
         .health(h.health())
         .observer(h.state() == HAServiceState.OBSERVER)
-        .madeInactive(leadership != null && h.health() == NameNodeHealth.HEALTHY
-            && (h.state() == HAServiceState.STANDBY || h.state() == HAServiceState.OBSERVER)
-            && h.checkStartedNanos() - activatedAtNanos > 0)
+        .madeInactive(ControllerRules.madeInactive(leadership != null, h, activatedAtNanos))
         .zooKeeperConnected(true)
         .cededUntil(cededUntil)
         .failback(settings.failback, settings.failbackDelayMillis)

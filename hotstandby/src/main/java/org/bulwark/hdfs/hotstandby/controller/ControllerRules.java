@@ -2,6 +2,8 @@ package org.bulwark.hdfs.hotstandby.controller;
 
 import java.util.Map;
 
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
 
 /**
@@ -40,6 +42,16 @@ public final class ControllerRules {
   public static boolean waitedBehindActivation(boolean leading, NameNodeHealth health, long checkStartedNanos,
       long activatedAtNanos) {
     return leading && health == NameNodeHealth.UNRESPONSIVE && checkStartedNanos - activatedAtNanos < 0;
+  }
+
+  /**
+   * Whether a leader's NameNode has been made inactive outside its controller: healthy, and a check begun after it
+   * answered transitionToActive says standby or observer (a check begun before may predate the transition).
+   */
+  public static boolean madeInactive(boolean leading, HealthReport h, long activatedAtNanos) {
+    return leading && h.health() == NameNodeHealth.HEALTHY
+        && (h.state() == HAServiceState.STANDBY || h.state() == HAServiceState.OBSERVER)
+        && h.checkStartedNanos() - activatedAtNanos > 0;
   }
 
   /** The next step. */

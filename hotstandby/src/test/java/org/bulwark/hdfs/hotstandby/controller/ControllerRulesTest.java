@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +116,25 @@ class ControllerRulesTest {
    * cut off from ZooKeeper) leaves the nameservice without an active NameNode while the lock is held: the leader
    * resigns, so the election starts again.
    */
+  @Test
+  void onlyACheckBegunAfterTheActivationSaysTheNameNodeWasMadeInactive() {
+    long activated = 1_000_000_000L;
+    HealthReport standby = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.STANDBY, null);
+    assertTrue(ControllerRules.madeInactive(true, standby.ofCheckStartedAt(activated + 1), activated));
+    assertTrue(ControllerRules.madeInactive(true, new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.OBSERVER,
+        null).ofCheckStartedAt(activated + 1), activated));
+    assertFalse(ControllerRules.madeInactive(true, standby.ofCheckStartedAt(activated - 1), activated),
+        "a check begun before the transition answered may predate it");
+    assertFalse(ControllerRules.madeInactive(false, standby.ofCheckStartedAt(activated + 1), activated),
+        "only a leader's NameNode");
+    assertFalse(ControllerRules.madeInactive(true, new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE,
+        null).ofCheckStartedAt(activated + 1), activated));
+    assertFalse(ControllerRules.madeInactive(true, new HealthReport(NameNodeHealth.UNHEALTHY, HAServiceState.STANDBY,
+        null).ofCheckStartedAt(activated + 1), activated), "an unhealthy NameNode is the resign rule's own case");
+    assertTrue(ControllerRules.madeInactive(true, standby.ofCheckStartedAt(Long.MIN_VALUE), Long.MAX_VALUE),
+        "nanoTime compared across its wrap");
+  }
+
   @Test
   void leaderWhoseNameNodeIsNoLongerActiveResigns() {
     assertEquals(Step.Kind.RESIGN, ControllerRules.decide(leader("nn1", 0).madeInactive(true).build(), NOW).kind());
