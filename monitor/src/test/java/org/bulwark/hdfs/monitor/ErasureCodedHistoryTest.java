@@ -7,17 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.bulwark.hdfs.monitor.advisor.DirectoryCost;
 import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
 import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
+import org.bulwark.hdfs.monitor.history.MissingBlock;
 import org.bulwark.hdfs.monitor.history.ReplicaSpan;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
+import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +45,7 @@ class ErasureCodedHistoryTest {
   @Test
   void blockGroupsKeepEveryInternalBlockAndTheAdvisorCountsParity() throws Exception {
     try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:1,/r2:1,/r3:1,/r4:1,/r5:1").replication(3).build()) {
-      DistributedFileSystem fs = c.fs();
-      fs.enableErasureCodingPolicy(POLICY);
-      fs.mkdirs(new Path("/ec"));
-      fs.setErasureCodingPolicy(new Path("/ec"), POLICY);
+      DistributedFileSystem fs = withErasureCodedDirectory(c);
       c.writeFile(new Path("/ec/f"), EC_FILE, WriteOrigin.offCluster());
       c.writeFile(new Path("/rep/f"), REPLICATED_FILE, WriteOrigin.offCluster());
       c.awaitReplication(0, new Path("/rep"), Duration.ofSeconds(60));
@@ -84,6 +86,47 @@ class ErasureCodedHistoryTest {
         assertTrue(api.contains("\"whyNot\" : \"needs 14 DataNodes, the cluster has 5\""), api);
       }
     }
+  }
+
+  @Test
+  void aBlockGroupLeftWithFewerInternalBlocksThanItsDataBlocksIsReportedMissing() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:1,/r2:1,/r3:1,/r4:1,/r5:1").replication(3).build()) {
+      DistributedFileSystem fs = withErasureCodedDirectory(c);
+      long stripe = 3L * 1024 * 1024;
+      c.writeFile(new Path("/ec/g"), stripe, WriteOrigin.offCluster());
+      try (BlockMonitor monitor = new BlockMonitor(TestMonitors.conf(c.conf(), dir))) {
+        monitor.start();
+        monitor.pollNow();
+        assertTrue(monitor.store().forensics(10).isEmpty());
+
+        // 3 of the group's 5 internal blocks gone: 2 left, its 3 data blocks needed to read it.
+        LocatedBlock group = fs.getClient().getLocatedBlocks("/ec/g", 0).get(0);
+        assertEquals(5, group.getLocations().length);
+        List<DataNodeHandle> holders = new ArrayList<>();
+        for (DatanodeInfo d : List.of(group.getLocations()).subList(0, 3)) {
+          holders.add(c.dataNodes().stream().filter(h -> c.running(h) != null
+              && c.running(h).getDatanodeUuid().equals(d.getDatanodeUuid())).findFirst().orElseThrow());
+        }
+        c.declareDead(c.stop(holders));
+        monitor.pollNow();
+
+        List<MissingBlock> missing = monitor.store().forensics(10);
+        assertEquals(1, missing.size(), "the unreadable group, although it still has 2 locations");
+        assertEquals("/ec/g", missing.get(0).path);
+        assertEquals(group.getBlock().getBlockId(), missing.get(0).event.blockId);
+        assertEquals(5, missing.get(0).lastHolders.size(), "every internal block's holder, the 2 left open");
+        assertEquals(1, monitor.status().lastScans().values().iterator().next().missing);
+      }
+    }
+  }
+
+  /** The cluster's client, with {@code /ec} under {@link #POLICY}. */
+  private static DistributedFileSystem withErasureCodedDirectory(BulwarkMiniCluster c) throws java.io.IOException {
+    DistributedFileSystem fs = c.fs();
+    fs.enableErasureCodingPolicy(POLICY);
+    fs.mkdirs(new Path("/ec"));
+    fs.setErasureCodingPolicy(new Path("/ec"), POLICY);
+    return fs;
   }
 
   private static DirectoryCost directory(StorageCostAdvisor advisor, String path) {

@@ -78,4 +78,46 @@ class StoreOutageTest {
       }
     }
   }
+
+  @Test
+  void aDatabaseThatStopsAnsweringFailsPagesAndPollsAfterTheSocketTimeout() throws Exception {
+    String schema = TestPostgres.createSchema("bulwark_frozen");
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/r1:1,/r2:1").replication(2).build();
+        TcpProxy proxy = new TcpProxy(new InetSocketAddress("127.0.0.1", 5432))) {
+      c.writeFile(new Path("/d/f"), 1024, WriteOrigin.offCluster());
+      Configuration conf = c.conf();
+      // No timeout in the URL: the monitor's own default, set here shorter, must bound the wait.
+      conf.set("bulwark.monitor.jdbc.url", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test?currentSchema=" + schema);
+      conf.set("bulwark.monitor.jdbc.user", "postgres");
+      conf.set("bulwark.monitor.jdbc.socket-timeout", "3s");
+      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+      conf.set("bulwark.monitor.poll.interval", "1h");
+      try (BlockMonitor monitor = new BlockMonitor(conf)) {
+        monitor.start();
+        monitor.pollNow();
+        String api = "http://127.0.0.1:" + monitor.httpAddress().getPort() + "/api/block?path=/d/f";
+        assertEquals(200, status(api));
+
+        proxy.freeze();
+        assertEquals(503, status(api), "a query the database never answers ends in 503, not a page that hangs");
+        assertThrows(IOException.class, monitor::pollNow, "and a poll fails rather than hangs");
+
+        proxy.thaw();
+        monitor.pollNow();
+        assertEquals(200, status(api), "served again on new connections");
+      }
+    }
+  }
+
+  /** The HTTP status of a GET, failing the test (not hanging it) when no answer comes within 60 s. */
+  private static int status(String url) throws IOException {
+    java.net.HttpURLConnection c = (java.net.HttpURLConnection) new java.net.URL(url).openConnection();
+    c.setConnectTimeout(10_000);
+    c.setReadTimeout(60_000);
+    try {
+      return c.getResponseCode();
+    } finally {
+      c.disconnect();
+    }
+  }
 }

@@ -15,7 +15,7 @@ import java.util.List;
  * A TCP proxy on a loopback port in front of a real server (PostgreSQL, say), so a test can cut every
  * connection at once and refuse new ones, as a database restart or a network partition would, then
  * restore service on the same port. What a client sees in between is what it sees in production:
- * connections reset, connects refused.
+ * connections reset, connects refused; or, frozen, connections open that never answer.
  */
 public final class TcpProxy implements Closeable {
   private final InetSocketAddress target;
@@ -23,6 +23,8 @@ public final class TcpProxy implements Closeable {
   private final List<Socket> open = new ArrayList<>();
   private ServerSocket listener;
   private Thread acceptor;
+  /** While set, nothing is forwarded either way: the connections stay open and silent. */
+  private volatile boolean frozen;
 
   /** Starts forwarding connections on a free loopback port to {@code target}. */
   public TcpProxy(InetSocketAddress target) throws IOException {
@@ -51,6 +53,19 @@ public final class TcpProxy implements Closeable {
       }
     }
     open.clear();
+  }
+
+  /**
+   * Stops forwarding bytes either way while every connection stays open, as a frozen database host or a
+   * firewall dropping packets does: a client's requests get no answer and nothing tells it so.
+   */
+  public void freeze() {
+    frozen = true;
+  }
+
+  /** Forwards again what {@link #freeze()} held. */
+  public void thaw() {
+    frozen = false;
   }
 
   /** Accepts connections again on the same port. */
@@ -92,17 +107,22 @@ public final class TcpProxy implements Closeable {
     }
   }
 
-  private static void pipe(Socket from, Socket to) {
+  private void pipe(Socket from, Socket to) {
     Thread t = new Thread(() -> {
       byte[] buffer = new byte[16 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         int n;
         while ((n = in.read(buffer)) >= 0) {
+          while (frozen && !to.isClosed()) {
+            Thread.sleep(10);
+          }
           out.write(buffer, 0, n);
           out.flush();
         }
       } catch (IOException e) {
         // one side went away: the other goes too
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       } finally {
         try {
           to.close();

@@ -2,7 +2,10 @@ package org.bulwark.hdfs.monitor.collect;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
+import java.nio.channels.ClosedByInterruptException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,6 +51,10 @@ public final class HistoryPoller implements Closeable {
   private final MonitorStatus status = new MonitorStatus();
   private final Map<URI, NamespaceState> states = new HashMap<>();
   private final Map<URI, DistributedFileSystem> clients = new LinkedHashMap<>();
+  /** The namespaces whose NameNode was in safe mode at their last poll (logged once per stay). */
+  private final Set<URI> safeMode = new HashSet<>();
+  /** The namespace whose NameNode gave the last recorded DataNode report (the first one that answers). */
+  private URI dataNodeReporter;
   private final Thread thread;
   private volatile boolean running = true;
   private long lastRetention;
@@ -101,41 +108,36 @@ public final class HistoryPoller implements Closeable {
       status.pollAbandoned();
       throw e;
     } catch (IOException | RuntimeException e) {
-      status.failed(e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0], System.currentTimeMillis());
+      status.failed(firstLine(e), System.currentTimeMillis());
       throw e;
     }
   }
 
+  /**
+   * Each namespace on its own: one that cannot be polled (its NameNodes unreachable, or in safe mode) records
+   * nothing, and the others are recorded as usual; the poll then fails naming the namespaces left out.
+   */
   private void pollEveryNamespace() throws IOException, InterruptedException {
-    boolean first = true;
     StorageCostAdvisor advisor = new StorageCostAdvisor(advisorDepth, ErasureCodingLayout.BUILT_IN);
+    List<String> notPolled = new ArrayList<>();
+    boolean dataNodesTaken = false;
     for (URI uri : namespaces) {
-      DistributedFileSystem fs = client(uri);
-      int nsId = store.namespaceId(uri.toString());
-      NamespaceState state = states.get(uri);
-      if (state == null) {
-        state = store.loadState(nsId);
-        states.put(uri, state);
-        LOG.info("Namespace {}: {} open replica intervals read back from the store", uri, state.openReplicas());
-      }
-      Map<String, long[]> rackFill = new TreeMap<>();
-      Map<Integer, DataNodeObservation> dataNodes = first ? dataNodes(fs, advisor, rackFill) : new HashMap<>();
-      first = false;
-      NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir, advisor).scan();
-      PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
       try {
-        store.record(changes, new PollSummary(scan.started, scan.finished, scan.files, scan.blocks.size(),
-            scan.replicas, scan.rpcs, scan.missing, scan.corrupt, byRacks(scan), rackFill));
+        if (pollNamespace(uri, advisor, !dataNodesTaken)) {
+          dataNodesTaken = true;
+        }
       } catch (IOException | RuntimeException e) {
-        // A connection lost at the commit leaves unknown whether it committed: the next poll reads the
-        // committed state back rather than diff against a guess, so nothing is recorded twice.
-        states.remove(uri);
-        throw e;
+        if (!running || Thread.currentThread().isInterrupted() || e instanceof InterruptedIOException
+            || e instanceof ClosedByInterruptException) {
+          throw new InterruptedException("stopping: " + e);
+        }
+        notPolled.add(uri + ": " + firstLine(e));
+        LOG.debug("Namespace {} not polled", uri, e);
       }
-      state.apply(changes);
-      status.scanned(scan);
-      LOG.debug("Namespace {}: {} blocks, {} replicas in {} ms, {} RPCs, {} changes", uri, scan.blocks.size(),
-          scan.replicas, scan.finished - scan.started, scan.rpcs, changes.size());
+    }
+    if (!notPolled.isEmpty()) {
+      throw new IOException((notPolled.size() == namespaces.size() ? "" : "only partly recorded: ")
+          + String.join("; ", notPolled));
     }
     status.advised(advisor);
     long now = System.currentTimeMillis();
@@ -148,6 +150,81 @@ public final class HistoryPoller implements Closeable {
       }
     }
     store.compactIfGrown();
+  }
+
+  /**
+   * Polls one namespace and records what changed; with {@code takeDataNodes}, the DataNode report too.
+   *
+   * @return whether this namespace's DataNode report was recorded
+   * @throws NamespaceInSafeMode when its NameNode is in safe mode: nothing is recorded
+   */
+  private boolean pollNamespace(URI uri, StorageCostAdvisor advisor, boolean takeDataNodes)
+      throws IOException, InterruptedException {
+    DistributedFileSystem fs = client(uri);
+    // A NameNode in safe mode (starting, waiting for block reports) lists blocks whose holders have not
+    // reported yet with no locations: recorded, that would end every replica's interval and open a false
+    // "missing" event for most blocks, only to reopen them all at the next poll.
+    limiter.acquire();
+    boolean inSafeMode = fs.isInSafeMode();
+    if (inSafeMode != safeMode.contains(uri)) {
+      if (inSafeMode) {
+        safeMode.add(uri);
+        LOG.info("Namespace {}: the NameNode is in safe mode; its history waits until it leaves", uri);
+      } else {
+        safeMode.remove(uri);
+        LOG.info("Namespace {}: the NameNode left safe mode; recording its history again", uri);
+      }
+    }
+    if (inSafeMode) {
+      throw new NamespaceInSafeMode();
+    }
+    int nsId = store.namespaceId(uri.toString());
+    if (takeDataNodes && dataNodeReporter != null && !dataNodeReporter.equals(uri)) {
+      // The DataNode states this namespace holds in memory are as old as its last report: read the
+      // recorded ones back rather than diff against them.
+      states.remove(uri);
+    }
+    NamespaceState state = states.get(uri);
+    if (state == null) {
+      state = store.loadState(nsId);
+      states.put(uri, state);
+      LOG.info("Namespace {}: {} open replica intervals read back from the store", uri, state.openReplicas());
+    }
+    Map<String, long[]> rackFill = new TreeMap<>();
+    Map<Integer, DataNodeObservation> dataNodes = takeDataNodes ? dataNodes(fs, advisor, rackFill) : null;
+    NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir, advisor).scan();
+    PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
+    try {
+      store.record(changes, new PollSummary(scan.started, scan.finished, scan.files, scan.blocks.size(),
+          scan.replicas, scan.rpcs, scan.missing, scan.corrupt, byRacks(scan), rackFill));
+    } catch (IOException | RuntimeException e) {
+      // A connection lost at the commit leaves unknown whether it committed: the next poll reads the
+      // committed state back rather than diff against a guess, so nothing is recorded twice.
+      states.remove(uri);
+      throw e;
+    }
+    state.apply(changes);
+    if (takeDataNodes) {
+      dataNodeReporter = uri;
+    }
+    status.scanned(scan);
+    LOG.debug("Namespace {}: {} blocks, {} replicas in {} ms, {} RPCs, {} changes", uri, scan.blocks.size(),
+        scan.replicas, scan.finished - scan.started, scan.rpcs, changes.size());
+    return takeDataNodes;
+  }
+
+  private static String firstLine(Throwable e) {
+    return e.getMessage() == null ? e.toString() : e.getMessage().split("\n")[0];
+  }
+
+  /** A namespace skipped because its NameNode is in safe mode: the status says so, nothing else failed. */
+  static final class NamespaceInSafeMode extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NamespaceInSafeMode() {
+      super("the NameNode is in safe mode (replica locations are incomplete until the DataNodes have reported): "
+          + "history waits until it leaves");
+    }
   }
 
   /** Blocks on one rack, on two, on three or more. */

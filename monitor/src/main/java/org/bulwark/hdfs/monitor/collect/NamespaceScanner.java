@@ -15,6 +15,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.protocol.LocatedStripedBlock;
 import org.bulwark.hdfs.monitor.advisor.ErasureCodingLayout;
 import org.bulwark.hdfs.monitor.advisor.StorageCostAdvisor;
 import org.bulwark.hdfs.monitor.history.ObservedBlock;
@@ -108,11 +109,14 @@ public final class NamespaceScanner {
               u -> new DataNodeReplicas(u, d.getHostName(), d.getNetworkLocation())).replicas++;
         }
         boolean lastOfOpenFile = uc && i == n - 1;
-        scan.blocks.put(b.getBlock().getBlockId(),
-            new ObservedBlock(st.getFileId(), path, storages, b.isCorrupt(), lastOfOpenFile));
+        ObservedBlock observed = !(b instanceof LocatedStripedBlock) || ec == null
+            ? new ObservedBlock(st.getFileId(), path, storages, b.isCorrupt(), lastOfOpenFile)
+            : new ObservedBlock(st.getFileId(), path, storages, distinctInternalBlocks((LocatedStripedBlock) b),
+                dataBlocks(ec, b.getBlockSize()), b.isCorrupt(), lastOfOpenFile);
+        scan.blocks.put(b.getBlock().getBlockId(), observed);
         scan.replicas += locations.length;
         scan.blocksByRackCount.merge(racks.size(), 1L, Long::sum);
-        if (locations.length == 0 && !lastOfOpenFile) {
+        if (observed.missing()) {
           scan.missing++;
         } else if (b.isCorrupt()) {
           scan.corrupt++;
@@ -121,5 +125,21 @@ public final class NamespaceScanner {
     }
     scan.files++;
     advisor.addFile(path, st.getLen(), raw);
+  }
+
+  private static int distinctInternalBlocks(LocatedStripedBlock group) {
+    Set<Byte> indices = new HashSet<>();
+    for (byte index : group.getBlockIndices()) {
+      indices.add(index);
+    }
+    return indices.size();
+  }
+
+  /**
+   * The data blocks of a group of {@code groupBytes}: one per cell of its first stripe, at most the policy's
+   * data units (a group smaller than a stripe has fewer; the NameNode counts the same).
+   */
+  static int dataBlocks(ErasureCodingPolicy ec, long groupBytes) {
+    return (int) Math.min(ec.getNumDataUnits(), Math.max(0, groupBytes - 1) / ec.getCellSize() + 1);
   }
 }

@@ -49,7 +49,12 @@ public final class NamespaceState {
     return n;
   }
 
-  /** The changes that take the recorded state to what was observed at {@code time}. */
+  /**
+   * The changes that take the recorded state to what was observed at {@code time}.
+   *
+   * @param observedDataNodes every DataNode the NameNode listed (live or dead), or null when this poll took
+   *     no DataNode report: DataNode states are then left as they are
+   */
   public PollChanges diff(int namespaceId, long time, Map<Long, ObservedBlock> observed,
       Map<Integer, DataNodeObservation> observedDataNodes) {
     PollChanges c = new PollChanges(namespaceId, time);
@@ -74,7 +79,7 @@ public final class NamespaceState {
         }
         c.openedFiles.add(new PollChanges.Membership(block, o.fileId, o.path));
       }
-      String kind = o.storages.length == 0 && !o.underConstruction ? BlockEvent.MISSING
+      String kind = o.missing() ? BlockEvent.MISSING
           : o.corrupt ? BlockEvent.CORRUPT : null;
       String open = events.get(block);
       if (open != null && !open.equals(kind)) {
@@ -102,10 +107,20 @@ public final class NamespaceState {
         c.resolvedEvents.put(e.getKey(), e.getValue());
       }
     }
+    if (observedDataNodes == null) {
+      return c;
+    }
     for (Map.Entry<Integer, DataNodeObservation> e : observedDataNodes.entrySet()) {
       DataNodeObservation before = dataNodes.get(e.getKey());
       if (before == null || e.getValue().differsFrom(before)) {
         c.dataNodeStates.put(e.getKey(), e.getValue());
+      }
+    }
+    // A DataNode the NameNode lists neither live nor dead has left it: re-registered under a new identity
+    // (a reimaged host), or not seen since the NameNode started. Its last state must not stay open forever.
+    for (Map.Entry<Integer, DataNodeObservation> e : dataNodes.entrySet()) {
+      if (!observedDataNodes.containsKey(e.getKey()) && !e.getValue().isUnregistered()) {
+        c.dataNodeStates.put(e.getKey(), DataNodeObservation.UNREGISTERED);
       }
     }
     return c;

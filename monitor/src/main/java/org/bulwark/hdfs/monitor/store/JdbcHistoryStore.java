@@ -55,7 +55,8 @@ public final class JdbcHistoryStore implements HistoryStore {
   /** Set for the embedded store only: when its file is compacted. */
   private EmbeddedCompaction compaction;
   private final Map<String, Integer> namespaces = new HashMap<>();
-  private final Map<String, Integer> dataNodes = new HashMap<>();
+  /** DataNode ids by UUID, with where the row last said each one is. */
+  private final Map<String, KnownDataNode> dataNodes = new HashMap<>();
   private final Map<String, Integer> storages = new HashMap<>();
 
   private JdbcHistoryStore(String description, String url, Properties props, Connection writer, Connection reader) {
@@ -158,16 +159,17 @@ public final class JdbcHistoryStore implements HistoryStore {
   @Override
   public int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException {
     synchronized (writeLock) {
-      String key = uuid + "|" + host + "|" + xferAddress + "|" + rack;
-      Integer id = dataNodes.get(key);
-      if (id == null) {
-        id = idFor("datanode", "uuid", uuid, () -> new Object[] {uuid, host, xferAddress, rack},
+      String where = host + "|" + xferAddress + "|" + rack;
+      KnownDataNode known = dataNodes.get(uuid);
+      if (known == null || !known.where.equals(where)) {
+        int id = known != null ? known.id : idFor("datanode", "uuid", uuid, () -> new Object[] {uuid, host, xferAddress, rack},
             "INSERT INTO datanode (uuid, host, xfer_addr, rack) VALUES (?, ?, ?, ?)");
-        // A DataNode that moved host or rack keeps its id; the row says where it is now.
+        // A DataNode that moved host or rack (and maybe back) keeps its id; the row says where it is now.
         execute("UPDATE datanode SET host = ?, xfer_addr = ?, rack = ? WHERE id = ?", host, xferAddress, rack, id);
-        dataNodes.put(key, id);
+        known = new KnownDataNode(id, where);
+        dataNodes.put(uuid, known);
       }
-      return id;
+      return known.id;
     }
   }
 
@@ -181,6 +183,17 @@ public final class JdbcHistoryStore implements HistoryStore {
         storages.put(storageUuid, id);
       }
       return id;
+    }
+  }
+
+  /** A DataNode's id and the host, address and rack its row holds. */
+  private static final class KnownDataNode {
+    final int id;
+    final String where;
+
+    KnownDataNode(int id, String where) {
+      this.id = id;
+      this.where = where;
     }
   }
 
@@ -604,7 +617,8 @@ public final class JdbcHistoryStore implements HistoryStore {
       openReader();
       try {
         return stateSpans("SELECT d.uuid, d.host, d.rack, t.state, t.capacity, t.used, t.first_seen, t.gone_since "
-            + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL ORDER BY d.rack, d.host");
+            + "FROM datanode_state t JOIN datanode d ON d.id = t.datanode_id WHERE t.gone_since IS NULL AND t.state <> ? "
+            + "ORDER BY d.rack, d.host", DataNodeObservation.UNREGISTERED_STATE);
       } catch (SQLException e) {
         readerFailed();
         throw new IOException("cannot read DataNodes: " + e.getMessage(), e);
@@ -656,6 +670,9 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  /** The start of a subquery for an open event of a block (its namespace and block conditions follow). */
+  private static final String OPEN_EVENT_OF = "SELECT 1 FROM block_event e WHERE e.resolved_at IS NULL AND e.namespace_id = ";
+
   @Override
   public long deleteHistoryBefore(long time) throws IOException {
     synchronized (writeLock) {
@@ -663,9 +680,15 @@ public final class JdbcHistoryStore implements HistoryStore {
       long deleted = 0;
       try (Statement s = writer.createStatement()) {
         for (String sql : new String[] {
-            "DELETE FROM replica_interval WHERE gone_since IS NOT NULL AND gone_since < " + time,
-            "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time,
-            "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time,
+            // A block still missing keeps what forensics shows of it: its last holders, its files and those
+            // holders' states, however old.
+            "DELETE FROM replica_interval WHERE gone_since IS NOT NULL AND gone_since < " + time + " AND NOT EXISTS ("
+                + OPEN_EVENT_OF + "replica_interval.namespace_id AND e.block_id = replica_interval.block_id)",
+            "DELETE FROM block_file WHERE gone_since IS NOT NULL AND gone_since < " + time + " AND NOT EXISTS ("
+                + OPEN_EVENT_OF + "block_file.namespace_id AND e.block_id = block_file.block_id)",
+            "DELETE FROM datanode_state WHERE gone_since IS NOT NULL AND gone_since < " + time + " AND datanode_id NOT IN ("
+                + "SELECT s.datanode_id FROM block_event e JOIN replica_interval r ON r.namespace_id = e.namespace_id "
+                + "AND r.block_id = e.block_id JOIN storage s ON s.id = r.storage_id WHERE e.resolved_at IS NULL)",
             "DELETE FROM block_event WHERE resolved_at IS NOT NULL AND resolved_at < " + time,
             "DELETE FROM poll WHERE finished < " + time,
             "DELETE FROM rack_fill WHERE finished < " + time}) {
@@ -682,8 +705,10 @@ public final class JdbcHistoryStore implements HistoryStore {
 
   /** The id of a DataNode named by UUID or host name; -1 when unknown. */
   private int dataNodeKey(String dataNode) throws SQLException {
-    try (PreparedStatement p = reader.prepareStatement("SELECT id FROM datanode WHERE uuid = ? OR host = ? ORDER BY id")) {
-      bind(p, dataNode, dataNode);
+    // By UUID, else by host: the newest DataNode there (a reimaged host registers under a new UUID).
+    try (PreparedStatement p = reader.prepareStatement(
+        "SELECT id FROM datanode WHERE uuid = ? OR host = ? ORDER BY CASE WHEN uuid = ? THEN 0 ELSE 1 END, id DESC")) {
+      bind(p, dataNode, dataNode, dataNode);
       try (ResultSet rs = p.executeQuery()) {
         return rs.next() ? rs.getInt(1) : -1;
       }

@@ -28,6 +28,13 @@ public final class StoreFactory {
       Properties props = new Properties();
       // A poll's rows go in batches; let the driver send them as multi-row inserts (several times faster).
       props.setProperty("reWriteBatchedInserts", "true");
+      // Without a socket timeout, a statement waits forever on a database host that froze or whose packets
+      // are dropped, and holds the store's lock meanwhile: every page would wait too. Keep-alive lets the
+      // kernel find a dead peer of an idle connection. Parameters in the URL override both.
+      if (url.startsWith("jdbc:postgresql:")) {
+        props.setProperty("socketTimeout", Long.toString(MonitorKeys.JDBC_SOCKET_TIMEOUT.get(conf) / 1000));
+        props.setProperty("tcpKeepAlive", "true");
+      }
       String user = MonitorKeys.JDBC_USER.get(conf);
       if (user != null) {
         props.setProperty("user", user);

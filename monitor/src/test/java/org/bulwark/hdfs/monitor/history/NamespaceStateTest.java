@@ -73,4 +73,44 @@ class NamespaceStateTest {
     assertTrue(new NamespaceState().diff(1, 100, writing, Map.of()).openedEvents.isEmpty(),
         "the last block of a file being written has no replica yet: not missing");
   }
+
+  @Test
+  void erasureCodedGroupWithFewerInternalBlocksThanItsDataBlocksIsMissing() {
+    NamespaceState s = new NamespaceState();
+    // RS-3-2, a full stripe: 3 data blocks needed; 5 internal blocks on storages 1-5.
+    s.apply(s.diff(1, 100, group(new int[] {1, 2, 3, 4, 5}, 5, 3), Map.of()));
+    PollChanges twoLeft = s.diff(1, 200, group(new int[] {4, 5}, 2, 3), Map.of());
+    assertEquals(BlockEvent.MISSING, twoLeft.openedEvents.get(1L), "2 of 3 needed: unreadable although it has locations");
+    assertEquals(3, twoLeft.closedReplicas.size());
+    s.apply(twoLeft);
+    PollChanges duplicated = s.diff(1, 300, group(new int[] {4, 5, 6}, 2, 3), Map.of());
+    assertTrue(duplicated.resolvedEvents.isEmpty(), "a second copy of an internal block found does not make it readable");
+    PollChanges rebuilt = s.diff(1, 400, group(new int[] {4, 5, 7}, 3, 3), Map.of());
+    assertEquals(BlockEvent.MISSING, rebuilt.resolvedEvents.get(1L));
+    NamespaceState small = new NamespaceState();
+    assertTrue(small.diff(1, 100, group(new int[] {4}, 1, 1), Map.of()).openedEvents.isEmpty(),
+        "a group smaller than a cell needs its one data block only");
+  }
+
+  private static Map<Long, ObservedBlock> group(int[] storages, int distinctInternalBlocks, int dataBlocks) {
+    Map<Long, ObservedBlock> m = new HashMap<>();
+    m.put(1L, new ObservedBlock(10L, "/ec/f", storages, distinctInternalBlocks, dataBlocks, false, false));
+    return m;
+  }
+
+  @Test
+  void aDataNodeTheNameNodeNoLongerListsEndsAsUnregistered() {
+    NamespaceState s = new NamespaceState();
+    DataNodeObservation live = new DataNodeObservation("live", 1000, 10);
+    s.apply(s.diff(1, 100, Map.of(), Map.of(7, live, 8, live)));
+    // 8 re-registered under a new identity (9), as a reimaged host does.
+    PollChanges c = s.diff(1, 200, Map.of(), Map.of(7, live, 9, live));
+    assertEquals(DataNodeObservation.UNREGISTERED_STATE, c.dataNodeStates.get(8).state);
+    assertEquals(2, c.dataNodeStates.size(), "8 ends, 9 begins; 7 unchanged");
+    s.apply(c);
+    assertEquals(0, s.diff(1, 300, Map.of(), Map.of(7, live, 9, live)).size(), "recorded once");
+    assertEquals(0, s.diff(1, 300, Map.of(), null).size(), "a poll without a DataNode report changes no DataNode");
+    PollChanges back = s.diff(1, 400, Map.of(), Map.of(7, live, 8, live, 9, live));
+    assertEquals("live", back.dataNodeStates.get(8).state, "registered again");
+  }
 }

@@ -67,7 +67,8 @@ class HistoryStoreTest {
           Map.of(dn1, new DataNodeObservation("live", 100, 10), dn2, new DataNodeObservation("live", 100, 20)));
       store.record(first, new PollSummary(900, 1000, 1, 1, 2, 3));
       state.apply(first);
-      PollChanges second = state.diff(ns, 2000, seen(7, "/data/b", s1), Map.of(dn2, new DataNodeObservation("dead", 100, 20)));
+      PollChanges second = state.diff(ns, 2000, seen(7, "/data/b", s1),
+          Map.of(dn1, new DataNodeObservation("live", 100, 10), dn2, new DataNodeObservation("dead", 100, 20)));
       store.record(second, new PollSummary(1900, 2000, 1, 1, 1, 3));
 
       List<BlockHistory> h = store.blockHistory(7);
@@ -87,7 +88,7 @@ class HistoryStoreTest {
       // A restarted monitor reads the same open state back.
       NamespaceState reloaded = store.loadState(ns);
       assertEquals(1, reloaded.openReplicas());
-      assertEquals(0, reloaded.diff(ns, 3000, seen(7, "/data/b", s1), Map.of()).size() - 0, "nothing changed since");
+      assertEquals(0, reloaded.diff(ns, 3000, seen(7, "/data/b", s1), null).size(), "nothing changed since");
     }
   }
 
@@ -127,6 +128,61 @@ class HistoryStoreTest {
       store.record(c2, new PollSummary(4000, 5000, 0, 0, 0, 1));
       assertTrue(store.deleteHistoryBefore(6000) >= 2);
       assertEquals(0, store.blockHistory(1).size());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void retentionKeepsWhatForensicsShowsOfABlockStillMissing(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "retention_missing")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int dn = store.dataNodeId("uuid-5", "dn5", "10.0.0.5:9866", "/r5");
+      int s = store.storageId(dn, "DS-5", "DISK");
+      NamespaceState state = store.loadState(ns);
+      Map<Long, ObservedBlock> both = new HashMap<>(seen(5, "/lost/file", s));
+      both.putAll(seen(6, "/deleted/file", s));
+      PollChanges c1 = state.diff(ns, 1000, both, Map.of(dn, new DataNodeObservation("live", 1, 0)));
+      store.record(c1, new PollSummary(0, 1000, 2, 2, 2, 1));
+      state.apply(c1);
+      // Block 5 loses its only replica (missing); block 6's file is deleted.
+      PollChanges c2 = state.diff(ns, 2000, seen(5, "/lost/file"), Map.of(dn, new DataNodeObservation("dead", 1, 0)));
+      store.record(c2, new PollSummary(1000, 2000, 1, 1, 0, 1));
+      state.apply(c2);
+
+      store.deleteHistoryBefore(10_000);
+      assertEquals(0, store.blockHistory(6).size(), "what ended before the cut and concerns no missing block goes");
+      List<MissingBlock> missing = store.forensics(10);
+      assertEquals(1, missing.size());
+      assertEquals("/lost/file", missing.get(0).path);
+      assertEquals(1, missing.get(0).lastHolders.size(), "the last holder of a block still missing stays");
+      assertEquals("dn5", missing.get(0).lastHolders.get(0).host);
+      assertTrue(missing.get(0).holderStates.stream().anyMatch(t -> t.state.equals("live") && t.goneSince == 2000),
+          "and its states");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void dataNodeRowsFollowMovesAndReimagedHostsShowTheirNewDataNode(String engine) throws Exception {
+    try (HistoryStore store = open(engine, "datanode_rows")) {
+      int ns = store.namespaceId("hdfs://ns1");
+      int old = store.dataNodeId("uuid-old", "dn1", "10.0.0.1:9866", "/r1");
+      assertEquals(old, store.dataNodeId("uuid-old", "dn1", "10.0.0.1:9866", "/r2"));
+      assertEquals(old, store.dataNodeId("uuid-old", "dn1", "10.0.0.1:9866", "/r1"), "moved back: the same id");
+      NamespaceState state = store.loadState(ns);
+      PollChanges c1 = state.diff(ns, 1000, Map.of(), Map.of(old, new DataNodeObservation("live", 1, 0)));
+      store.record(c1, new PollSummary(0, 1000, 0, 0, 0, 1));
+      state.apply(c1);
+      assertEquals("/r1", store.currentDataNodes().get(0).rack, "the row says where it is now");
+
+      // The host is reimaged and registers under a new UUID: the old DataNode ends as unregistered.
+      int reimaged = store.dataNodeId("uuid-new", "dn1", "10.0.0.1:9866", "/r1");
+      PollChanges c2 = state.diff(ns, 2000, Map.of(), Map.of(reimaged, new DataNodeObservation("live", 1, 0)));
+      store.record(c2, new PollSummary(1000, 2000, 0, 0, 0, 1));
+      assertEquals(1, store.currentDataNodes().size(), "a DataNode the NameNode no longer lists is not current");
+      assertEquals("uuid-new", store.currentDataNodes().get(0).dataNode);
+      assertEquals(1, store.dataNodeStates("dn1").size(), "by host: the DataNode there now");
+      assertEquals(2, store.dataNodeStates("uuid-old").size(), "live, then unregistered");
     }
   }
 
