@@ -36,9 +36,11 @@ final class TopologyTableCheck {
     try (BufferedReader in = Files.newBufferedReader(Paths.get(table), StandardCharsets.UTF_8)) {
       String line;
       while ((line = in.readLine()) != null) {
-        // TableMapping's format: "host rack" per line; other lines are ignored by Hadoop too.
-        String[] columns = line.trim().split("\\s+");
-        if (columns.length == 2) {
+        // TableMapping's format: "host rack" per line; comments ('#' first) and other lines are ignored by
+        // Hadoop too.
+        String trimmed = line.trim();
+        String[] columns = trimmed.split("\\s+");
+        if (!trimmed.startsWith("#") && columns.length == 2) {
           rackByHost.put(columns[0], columns[1]);
         }
       }

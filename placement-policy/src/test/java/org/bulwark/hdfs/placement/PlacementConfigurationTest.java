@@ -32,6 +32,9 @@ class PlacementConfigurationTest {
 
     Files.writeString(table, "10.0.0.1 /dc1/r1\n10.0.0.2 /dc2/r2\n");
     ReflectionUtils.newInstance(HierarchicalPlacementPolicy.class, conf);
+    // A host commented out, as TableMapping reads it: not a host at all.
+    Files.writeString(table, "10.0.0.1 /dc1/r1\n#10.0.0.7 /r3\n  # 10.0.0.8 /r4\n10.0.0.2 /dc2/r2\n");
+    ReflectionUtils.newInstance(HierarchicalPlacementPolicy.class, conf);
   }
 
   @Test
