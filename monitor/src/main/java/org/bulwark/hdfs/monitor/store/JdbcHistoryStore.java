@@ -10,9 +10,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.bulwark.hdfs.monitor.history.BlockEvent;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
@@ -590,6 +592,8 @@ public final class JdbcHistoryStore implements HistoryStore {
           }
         }
         List<MissingBlock> out = new ArrayList<>();
+        // A rack lost takes many blocks with the same holders: read each holder's states once.
+        Map<String, List<StateSpan>> statesOf = new HashMap<>();
         for (int i = 0; i < open.size(); i++) {
           BlockEvent e = open.get(i);
           BlockHistory h = history(namespaceIds.get(i), e.namespace, e.blockId);
@@ -598,8 +602,17 @@ public final class JdbcHistoryStore implements HistoryStore {
           List<ReplicaSpan> holders = new ArrayList<>(h.replicas);
           holders.sort((a, b) -> Long.compare(b.isOpen() ? Long.MAX_VALUE : b.goneSince, a.isOpen() ? Long.MAX_VALUE : a.goneSince));
           List<StateSpan> states = new ArrayList<>();
+          Set<String> holderIds = new LinkedHashSet<>();
           for (ReplicaSpan r : holders) {
-            states.addAll(dataNodeStates(r.dataNode));
+            holderIds.add(r.dataNode);
+          }
+          for (String dataNode : holderIds) {
+            List<StateSpan> known = statesOf.get(dataNode);
+            if (known == null) {
+              known = dataNodeStates(dataNode);
+              statesOf.put(dataNode, known);
+            }
+            states.addAll(known);
           }
           out.add(new MissingBlock(e, path, holders, states));
         }
