@@ -178,7 +178,20 @@ public final class HistoryPoller implements Closeable {
     if (inSafeMode) {
       throw new NamespaceInSafeMode();
     }
+    Map<String, long[]> rackFill = new TreeMap<>();
+    Map<Integer, DataNodeObservation> dataNodes = takeDataNodes ? dataNodes(fs, advisor, rackFill) : null;
+    NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir, advisor).scan();
     int nsId = store.namespaceId(uri.toString());
+    if (scan.blockPool != null) {
+      int continued = store.claimBlockPool(nsId, uri.toString(), scan.blockPool, scan.finished);
+      if (continued != nsId) {
+        LOG.info("Namespace {} (block pool {}) records as namespace {}, no longer {}: it was known under another URI "
+            + "(its history goes on here), or it was formatted again (its old history is closed and kept)",
+            uri, scan.blockPool, continued, nsId);
+        states.remove(uri);
+        nsId = continued;
+      }
+    }
     if (takeDataNodes && dataNodeReporter != null && !dataNodeReporter.equals(uri)) {
       // The DataNode states this namespace holds in memory are as old as its last report: read the
       // recorded ones back rather than diff against them.
@@ -190,9 +203,6 @@ public final class HistoryPoller implements Closeable {
       states.put(uri, state);
       LOG.info("Namespace {}: {} open replica intervals read back from the store", uri, state.openReplicas());
     }
-    Map<String, long[]> rackFill = new TreeMap<>();
-    Map<Integer, DataNodeObservation> dataNodes = takeDataNodes ? dataNodes(fs, advisor, rackFill) : null;
-    NamespaceScan scan = new NamespaceScanner(fs.getClient(), uri.toString(), store, limiter, canaryDir, advisor).scan();
     PollChanges changes = state.diff(nsId, scan.finished, scan.blocks, dataNodes);
     try {
       store.record(changes, new PollSummary(scan.started, scan.finished, scan.files, scan.blocks.size(),

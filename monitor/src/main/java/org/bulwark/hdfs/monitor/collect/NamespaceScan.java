@@ -22,6 +22,8 @@ public final class NamespaceScan {
   public long started;
   public long finished;
   public long rpcs;
+  /** The namespace's block pool, from the first block seen; null when it holds no block. */
+  public String blockPool;
 
   NamespaceScan(String namespace) {
     this.namespace = namespace;

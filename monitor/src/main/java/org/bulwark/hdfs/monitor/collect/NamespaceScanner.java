@@ -96,6 +96,9 @@ public final class NamespaceScanner {
       int n = blocks.getLocatedBlocks().size();
       for (int i = 0; i < n; i++) {
         LocatedBlock b = blocks.getLocatedBlocks().get(i);
+        if (scan.blockPool == null) {
+          scan.blockPool = b.getBlock().getBlockPoolId();
+        }
         DatanodeInfoWithStorage[] locations = b.getLocations();
         int[] storages = new int[locations.length];
         Set<String> racks = new HashSet<>();

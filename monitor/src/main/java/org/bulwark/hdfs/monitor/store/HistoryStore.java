@@ -22,6 +22,15 @@ public interface HistoryStore extends Closeable {
 
   int namespaceId(String uri) throws IOException;
 
+  /**
+   * The namespace whose history a namespace reached at {@code uri} continues, now that one of its blocks
+   * showed its block pool; {@code namespaceId} is {@link #namespaceId}'s answer for {@code uri}. The same
+   * block pool known under another URI: that history, now under {@code uri} (when {@code namespaceId} has
+   * none of its own). Another block pool than {@code namespaceId}'s (formatted again): {@code namespaceId}'s
+   * history is closed at {@code time} and kept under a retired name, and {@code uri} starts a new one.
+   */
+  int claimBlockPool(int namespaceId, String uri, String blockPool, long time) throws IOException;
+
   int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException;
 
   int storageId(int dataNodeId, String storageUuid, String storageType) throws IOException;

@@ -159,6 +159,89 @@ public final class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
+  public int claimBlockPool(int namespaceId, String uri, String blockPool, long time) throws IOException {
+    synchronized (writeLock) {
+      openWriter();
+      try {
+        int owner = -1;
+        try (PreparedStatement p = writer.prepareStatement("SELECT id FROM namespace WHERE block_pool = ? ORDER BY id")) {
+          bind(p, blockPool);
+          try (ResultSet rs = p.executeQuery()) {
+            owner = rs.next() ? rs.getInt(1) : -1;
+          }
+        }
+        String ownPool = null;
+        try (PreparedStatement p = writer.prepareStatement("SELECT block_pool FROM namespace WHERE id = ?")) {
+          bind(p, namespaceId);
+          try (ResultSet rs = p.executeQuery()) {
+            ownPool = rs.next() ? rs.getString(1) : null;
+          }
+        }
+        int id = namespaceId;
+        if (owner == namespaceId) {
+          writer.commit();
+          return id;
+        }
+        if (owner != -1 && !hasHistory(namespaceId)) {
+          // The same namespace at a new URI: its history goes on under that URI.
+          update("DELETE FROM namespace WHERE id = ?", namespaceId);
+          update("UPDATE namespace SET uri = ? WHERE id = ?", uri, owner);
+          id = owner;
+        } else if (ownPool != null && !ownPool.equals(blockPool)) {
+          // Formatted again: block ids start over, so the old history must not be diffed or shown as present.
+          closeOpenHistory(namespaceId, time);
+          update("UPDATE namespace SET uri = ? WHERE id = ?", uri + " (block pool " + ownPool + ")", namespaceId);
+          try (PreparedStatement p = writer.prepareStatement("INSERT INTO namespace (uri, block_pool) VALUES (?, ?)",
+              new String[] {"id"})) {
+            bind(p, uri, blockPool);
+            p.executeUpdate();
+            try (ResultSet keys = p.getGeneratedKeys()) {
+              keys.next();
+              id = keys.getInt(1);
+            }
+          }
+        } else if (ownPool == null && owner == -1) {
+          update("UPDATE namespace SET block_pool = ? WHERE id = ?", blockPool, namespaceId);
+        }
+        writer.commit();
+        namespaces.put(uri, id);
+        return id;
+      } catch (SQLException e) {
+        rollback();
+        throw new IOException("cannot record the block pool of " + uri + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private boolean hasHistory(int namespaceId) throws SQLException {
+    for (String table : new String[] {"replica_interval", "block_file", "block_event", "poll"}) {
+      try (PreparedStatement p = writer.prepareStatement("SELECT 1 FROM " + table + " WHERE namespace_id = ? FETCH FIRST 1 ROWS ONLY")) {
+        bind(p, namespaceId);
+        try (ResultSet rs = p.executeQuery()) {
+          if (rs.next()) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private void closeOpenHistory(int namespaceId, long time) throws SQLException {
+    update("UPDATE replica_interval SET gone_since = ? WHERE namespace_id = ? AND gone_since IS NULL", time, namespaceId);
+    update("UPDATE block_file SET gone_since = ? WHERE namespace_id = ? AND gone_since IS NULL", time, namespaceId);
+    update("UPDATE block_event SET resolved_at = ? WHERE namespace_id = ? AND resolved_at IS NULL", time, namespaceId);
+  }
+
+  /** One statement in the writer's open transaction. */
+  private void update(String sql, Object... values) throws SQLException {
+    try (PreparedStatement p = writer.prepareStatement(sql)) {
+      bind(p, values);
+      p.executeUpdate();
+    }
+  }
+
+  @Override
   public int dataNodeId(String uuid, String host, String xferAddress, String rack) throws IOException {
     synchronized (writeLock) {
       String where = host + "|" + xferAddress + "|" + rack;
