@@ -41,8 +41,9 @@ class HotStandbyFederationTest {
             }
           }
         }).build();
-        SplitBrainChecker ns1 = SplitBrainChecker.start(cluster.mini(), 0, 1);
-        SplitBrainChecker ns2 = SplitBrainChecker.start(cluster.mini(), 2, 3)) {
+        // By each nameservice's own NameNodes: MiniDFSCluster may list ns2's first.
+        SplitBrainChecker ns1 = SplitBrainChecker.start(cluster.mini(), cluster.nameNodeIndex(0, 0), cluster.nameNodeIndex(0, 1));
+        SplitBrainChecker ns2 = SplitBrainChecker.start(cluster.mini(), cluster.nameNodeIndex(1, 0), cluster.nameNodeIndex(1, 1))) {
       List<HotStandbyController> controllers = new ArrayList<>();
       try {
         for (int ns = 0; ns < 2; ns++) {
