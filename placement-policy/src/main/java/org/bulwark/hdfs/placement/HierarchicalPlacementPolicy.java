@@ -90,13 +90,10 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
    * of the block goes to another.
    */
   @Override
-  protected void keepFavoredWithinRules(List<DatanodeStorageInfo> favored, int numOfReplicas) {
-    if (numOfReplicas < 2 || rackFill().datacenters().size() < 2) {
-      return;
-    }
-    Map<String, Integer> perDc = new HashMap<>();
-    favored.removeIf(s -> perDc.merge(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()), 1,
-        Integer::sum) > numOfReplicas - 1);
+  protected boolean favoredNodeAllowed(String rack, List<String> keptRacks, int numOfReplicas, int maxNodesPerRack) {
+    return super.favoredNodeAllowed(rack, keptRacks, numOfReplicas, maxNodesPerRack)
+        && DatacenterSpreadRules.favoredLeavesAnotherDatacenter(rack, keptRacks, numOfReplicas,
+            rackFill().datacenters().size());
   }
 
   /** Mis-replicated when the block could span more racks, or two datacenters and does not. */

@@ -2,6 +2,7 @@ package org.bulwark.hdfs.placement;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -71,18 +72,43 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   /**
    * The favored nodes a favored-node write on this thread kept, handed from {@link #chooseFavouredNodes}
    * to the choice of the remaining replicas, which Hadoop starts with an empty list of chosen nodes. The
-   * excluded-node set of that write identifies it, so a hand-over left by a write that needed no more
-   * replicas is never taken for another write's.
+   * write's excluded-node set identifies it (see {@link FavoredChosen#isFor}); a hand-over no later call
+   * matches is dropped by that call, so it never reaches another write.
    */
   private final ThreadLocal<FavoredChosen> favoredChosen = new ThreadLocal<>();
 
   private static final class FavoredChosen {
+    /** The excluded-node set Hadoop passes on to the choice of the remaining replicas. */
     final Set<Node> request;
+    /** Its contents when the favored nodes were chosen. */
+    final Set<Node> requestNodes;
     final List<DatanodeStorageInfo> storages;
 
     FavoredChosen(Set<Node> request, List<DatanodeStorageInfo> storages) {
       this.request = request;
+      this.requestNodes = new HashSet<>(request);
       this.storages = storages;
+    }
+
+    /**
+     * Whether a choice with these excluded nodes is the rest of this favored-node write: Hadoop passes the
+     * same set, or with {@code NO_LOCAL_RACK} / {@code NO_LOCAL_WRITE} a copy of it plus the writer's rack or
+     * the writer (tried first; on too few targets it retries with the set itself).
+     */
+    boolean isFor(Set<Node> excludedNodes, Node writer) {
+      if (excludedNodes == request) {
+        return true;
+      }
+      if (writer == null || excludedNodes.size() < requestNodes.size() || !excludedNodes.containsAll(requestNodes)) {
+        return false;
+      }
+      for (Node n : excludedNodes) {
+        if (!requestNodes.contains(n) && !n.equals(writer)
+            && !n.getNetworkLocation().equals(writer.getNetworkLocation())) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -130,24 +156,50 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
   /**
    * Favored nodes (HBase region servers write this way) are kept as far as the rules allow: at most one
    * per rack while racks suffice (the default's per-rack limit, which this policy sets), and whatever a
-   * subclass adds ({@link #keepFavoredWithinRules}). The remaining replicas are then chosen as for any
-   * write, on racks (and datacenters) the kept favored nodes do not use.
+   * subclass adds ({@link #favoredNodeAllowed}). The remaining replicas are then chosen as for any write,
+   * on racks (and datacenters) the kept favored nodes do not use.
+   *
+   * <p>The rules are applied before Hadoop takes a favored node, one node at a time: each node Hadoop takes
+   * uses up an entry of the write's storage types, which Hadoop then hands, as they are, to the choice of the
+   * remaining replicas; a node dropped after being taken would leave that choice short of a storage type, and
+   * the block short of a replica. Nodes the rules turn down are not offered, so Hadoop does not log its
+   * "Could not find a target" warning for them either (it still does for a favored node it cannot use).
    */
   @Override
   protected void chooseFavouredNodes(String src, int numOfReplicas, List<DatanodeDescriptor> favoredNodes,
       Set<Node> favoriteAndExcludedNodes, long blocksize, int maxNodesPerRack, List<DatanodeStorageInfo> results,
       boolean avoidStaleNodes, EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
     favoredChosen.remove();
-    super.chooseFavouredNodes(src, numOfReplicas, favoredNodes, favoriteAndExcludedNodes, blocksize, maxNodesPerRack,
-        results, avoidStaleNodes, storageTypes);
-    keepFavoredWithinRules(results, numOfReplicas);
+    for (DatanodeDescriptor favored : favoredNodes) {
+      if (results.size() >= numOfReplicas) {
+        break;
+      }
+      if (!favoredNodeAllowed(favored.getNetworkLocation(), racksOf(results), numOfReplicas, maxNodesPerRack)) {
+        LOG.debug("Favored node {} of {} not used: the placement rules place the replica elsewhere", favored, src);
+        continue;
+      }
+      super.chooseFavouredNodes(src, numOfReplicas, Collections.singletonList(favored), favoriteAndExcludedNodes,
+          blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes);
+    }
     if (results.size() < numOfReplicas) {
       favoredChosen.set(new FavoredChosen(favoriteAndExcludedNodes, new ArrayList<>(results)));
     }
   }
 
-  /** Drops kept favored nodes that break a rule beyond the per-rack limit (none here). */
-  protected void keepFavoredWithinRules(List<DatanodeStorageInfo> favored, int numOfReplicas) {
+  /**
+   * Whether the rules let a favored node on {@code rack} join favored nodes kept on {@code keptRacks}, for a
+   * block of {@code numOfReplicas}: here, the per-rack limit.
+   */
+  protected boolean favoredNodeAllowed(String rack, List<String> keptRacks, int numOfReplicas, int maxNodesPerRack) {
+    return RackSpreadRules.rackHasRoom(rack, keptRacks, maxNodesPerRack);
+  }
+
+  private static List<String> racksOf(List<DatanodeStorageInfo> storages) {
+    List<String> racks = new ArrayList<>(storages.size());
+    for (DatanodeStorageInfo s : storages) {
+      racks.add(s.getDatanodeDescriptor().getNetworkLocation());
+    }
+    return racks;
   }
 
   @Override
@@ -155,8 +207,12 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
       int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes, boolean newBlock,
       EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
     FavoredChosen favored = favoredChosen.get();
-    favoredChosen.remove();
-    if (favored == null || favored.request != excludedNodes || !results.isEmpty()) {
+    if (favored != null && !favored.isFor(excludedNodes, writer)) {
+      favoredChosen.remove();
+      favored = null;
+    }
+    // Kept while calls match: Hadoop may try the remaining replicas more than once (NO_LOCAL_RACK first).
+    if (favored == null || !results.isEmpty()) {
       return chooseInOrder(numOfReplicas, writer, excludedNodes, blocksize, maxNodesPerRack, results, avoidStaleNodes,
           storageTypes);
     }

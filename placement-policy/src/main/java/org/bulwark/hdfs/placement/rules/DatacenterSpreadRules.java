@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.placement.rules;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -69,6 +70,26 @@ public final class DatacenterSpreadRules {
       }
     }
     return EvenFillRackChooser.choose(fewest, utilisation, random);
+  }
+
+  /**
+   * Whether a favored node on {@code rack} may join the favored nodes kept on {@code keptRacks}: with two or
+   * more datacenters, a block of two or more replicas keeps at most {@code replicas - 1} favored nodes in one
+   * datacenter, so at least one replica goes to another.
+   */
+  public static boolean favoredLeavesAnotherDatacenter(String rack, Collection<String> keptRacks, int replicas,
+      int datacenters) {
+    if (replicas < 2 || datacenters < 2) {
+      return true;
+    }
+    String dc = RackFill.datacenterOf(rack);
+    int inDc = 0;
+    for (String kept : keptRacks) {
+      if (RackFill.datacenterOf(kept).equals(dc)) {
+        inDc++;
+      }
+    }
+    return inDc < replicas - 1;
   }
 
   /** Whether moving a replica from {@code sourceRack} to {@code targetRack} keeps the block's datacenters. */

@@ -28,6 +28,17 @@ public final class RackSpreadRules {
     return Math.max(1, Math.min(replicas, racks));
   }
 
+  /** Whether {@code rack} holds fewer than {@code rackLimit} of the replicas on {@code replicaRacks}. */
+  public static boolean rackHasRoom(String rack, Collection<String> replicaRacks, int rackLimit) {
+    int onRack = 0;
+    for (String r : replicaRacks) {
+      if (r.equals(rack)) {
+        onRack++;
+      }
+    }
+    return onRack < rackLimit;
+  }
+
   /** Number of distinct racks among {@code replicaRacks}. */
   public static int distinctRacks(Collection<String> replicaRacks) {
     return new HashSet<>(replicaRacks).size();

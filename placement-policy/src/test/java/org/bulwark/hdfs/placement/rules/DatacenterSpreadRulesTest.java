@@ -80,4 +80,15 @@ class DatacenterSpreadRulesTest {
     assertEquals("/dc2", DatacenterSpreadRules.next(1, 2, "/dc1", Map.of("/dc1", 1, "/dc3", 1), List.of("/dc2", "/dc3"),
         dc -> 0.5, random));
   }
+
+  @Test
+  void favoredNodesLeaveAReplicaForAnotherDatacenter() {
+    assertTrue(DatacenterSpreadRules.favoredLeavesAnotherDatacenter("/dc1/r2", List.of("/dc1/r1"), 3, 3));
+    assertFalse(DatacenterSpreadRules.favoredLeavesAnotherDatacenter("/dc1/r3", List.of("/dc1/r1", "/dc1/r2"), 3, 3),
+        "a third favored node in /dc1 would leave the block there");
+    assertTrue(DatacenterSpreadRules.favoredLeavesAnotherDatacenter("/dc2/r4", List.of("/dc1/r1", "/dc1/r2"), 3, 3));
+    assertTrue(DatacenterSpreadRules.favoredLeavesAnotherDatacenter("/dc1/r3", List.of("/dc1/r1", "/dc1/r2"), 3, 1),
+        "one datacenter: no datacenter rule");
+    assertTrue(DatacenterSpreadRules.favoredLeavesAnotherDatacenter("/dc1/r1", List.of(), 1, 3), "RF 1");
+  }
 }

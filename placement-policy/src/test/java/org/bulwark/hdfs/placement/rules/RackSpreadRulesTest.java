@@ -56,4 +56,11 @@ class RackSpreadRulesTest {
         "with racks short, the next replica goes to a rack holding one");
     assertEquals(List.of("/b"), RackSpreadRules.leastUsedRacks(racks, Map.of("/a", 2, "/b", 1, "/c", 2, "/d", 2), Set.of(), 3));
   }
+
+  @Test
+  void aRackHasRoomBelowItsLimit() {
+    assertTrue(RackSpreadRules.rackHasRoom("/r1", List.of("/r2", "/r3"), 1));
+    assertFalse(RackSpreadRules.rackHasRoom("/r2", List.of("/r2", "/r3"), 1));
+    assertTrue(RackSpreadRules.rackHasRoom("/r2", List.of("/r2", "/r3"), 2));
+  }
 }
