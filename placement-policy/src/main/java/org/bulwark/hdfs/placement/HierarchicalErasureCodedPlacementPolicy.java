@@ -2,7 +2,9 @@ package org.bulwark.hdfs.placement;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -115,7 +117,8 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
 
   /**
    * Satisfied when no datacenter holds more cells than the cluster forces and, inside each datacenter,
-   * the cells sit on as many racks as it has: a status the NameNode can always reach.
+   * the cells sit on as many racks as it has: a status the NameNode can always reach. Otherwise the count
+   * of cells still to move, which each helpful repair copy lowers (see {@link StripeSpreadStatus}).
    */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
@@ -132,14 +135,19 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
         racksByDc.computeIfAbsent(dc, k -> new ArrayList<>()).add(dn.getNetworkLocation());
       }
     }
-    int allowed = StripeSpreadRules.leastPossibleMost(numberOfReplicas, snapshot.nodesPerDatacenter().values());
-    int crowdedRacks = 0;
-    for (Map.Entry<String, List<String>> e : racksByDc.entrySet()) {
-      int cells = e.getValue().size();
-      int distinct = RackSpreadRules.distinctRacks(e.getValue());
-      crowdedRacks += Math.max(0, Math.min(cells, snapshot.fill.racksIn(e.getKey()).size()) - distinct);
+    Map<String, Integer> nodesPerDc = snapshot.nodesPerDatacenter();
+    int allowed = StripeSpreadRules.leastPossibleMost(numberOfReplicas, nodesPerDc.values());
+    Set<String> allDcs = new HashSet<>(nodesPerDc.keySet());
+    allDcs.addAll(racksByDc.keySet());
+    List<StripeSpreadRules.DatacenterCells> cells = new ArrayList<>(allDcs.size());
+    for (String dc : allDcs) {
+      List<String> racks = racksByDc.getOrDefault(dc, Collections.<String>emptyList());
+      Integer nodes = nodesPerDc.get(dc);
+      cells.add(new StripeSpreadRules.DatacenterCells(racks.size(), RackSpreadRules.distinctRacks(racks),
+          snapshot.fill.racksIn(dc).size(), nodes == null ? 0 : nodes));
     }
-    return new StripeSpreadStatus(StripeSpreadRules.mostInOneDatacenter(dcs), allowed, crowdedRacks);
+    return new StripeSpreadStatus(StripeSpreadRules.mostInOneDatacenter(dcs), allowed,
+        StripeSpreadRules.cellsToMove(numberOfReplicas, allowed, cells));
   }
 
   /** Moves must keep the group's racks and datacenters and never crowd a datacenter more. */

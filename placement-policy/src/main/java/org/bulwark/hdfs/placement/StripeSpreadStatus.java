@@ -1,26 +1,29 @@
 package org.bulwark.hdfs.placement;
 
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
+import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
 
 /**
- * Placement status of an erasure-coded block group spread over datacenters: its most crowded
- * datacenter against the fewest cells the cluster forces into one, and the cells sharing a rack inside
- * a datacenter that has racks to spare.
+ * Placement status of an erasure-coded block group spread over datacenters. Its additional count is the
+ * number of cells that must still land elsewhere ({@link StripeSpreadRules#cellsToMove}): Hadoop's
+ * {@code BlockManager} keeps a repair's targets only if they lower that count (or satisfy the policy), so it
+ * must drop with every copy that brings the group closer to its spread. (Counting the most crowded
+ * datacenter's excess did not: a copy added elsewhere never lowers it, and every repair was thrown away.)
  */
 final class StripeSpreadStatus implements BlockPlacementStatus {
   private final int mostInOneDatacenter;
   private final int allowed;
-  private final int crowdedRacks;
+  private final int cellsToMove;
 
-  StripeSpreadStatus(int mostInOneDatacenter, int allowed, int crowdedRacks) {
+  StripeSpreadStatus(int mostInOneDatacenter, int allowed, int cellsToMove) {
     this.mostInOneDatacenter = mostInOneDatacenter;
     this.allowed = allowed;
-    this.crowdedRacks = crowdedRacks;
+    this.cellsToMove = cellsToMove;
   }
 
   @Override
   public boolean isPlacementPolicySatisfied() {
-    return mostInOneDatacenter <= allowed && crowdedRacks == 0;
+    return cellsToMove == 0;
   }
 
   @Override
@@ -29,11 +32,12 @@ final class StripeSpreadStatus implements BlockPlacementStatus {
       return null;
     }
     return "The block group has " + mostInOneDatacenter + " cells in one datacenter (at most " + allowed
-        + " needed) and " + crowdedRacks + " cells sharing a rack in a datacenter with racks to spare.";
+        + " needed) or cells sharing a rack in a datacenter with racks to spare: " + cellsToMove
+        + " must move to other datacenters or racks.";
   }
 
   @Override
   public int getAdditionalReplicasRequired() {
-    return isPlacementPolicySatisfied() ? 0 : Math.max(1, Math.max(mostInOneDatacenter - allowed, crowdedRacks));
+    return cellsToMove;
   }
 }

@@ -6,18 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyRackFaultTolerant;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.net.Node;
 import org.bulwark.hdfs.placement.rules.FallbackCause;
 import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
@@ -161,5 +167,100 @@ class ErasureCodedPlacementSimulationTest {
       assertTrue(ours.verifyBlockPlacement(Arrays.stream(cells).map(DatanodeStorageInfo::getDatanodeDescriptor)
           .toArray(DatanodeInfo[]::new), 9).isPlacementPolicySatisfied());
     }
+  }
+
+  /** Three datacenters of three racks of two DataNodes each. */
+  static SimulatedTopology threeEqualDatacenters(Configuration conf) {
+    SimulatedTopology t = new SimulatedTopology(conf);
+    for (int r = 1; r <= 9; r++) {
+      t.addRack("/dc" + ((r + 2) / 3) + "/r" + r, 2, TB, 0);
+    }
+    return t;
+  }
+
+  /**
+   * An RS-6-3 group written while /dc3 was away: 5 cells in /dc1 (racks r1, r1, r2, r2, r3), 4 in /dc2 (r4, r4,
+   * r5, r6), one per DataNode.
+   */
+  static List<DatanodeStorageInfo> crowdedWhileDc3WasAway(SimulatedTopology t) {
+    List<DatanodeStorageInfo> group = new ArrayList<>();
+    for (String node : List.of("r1:0", "r1:1", "r2:0", "r2:1", "r3:0", "r4:0", "r4:1", "r5:0", "r6:0")) {
+      String[] rackAndIndex = node.split(":");
+      int r = Integer.parseInt(rackAndIndex[0].substring(1));
+      group.add(t.inRack("/dc" + ((r + 2) / 3) + "/" + rackAndIndex[0]).get(Integer.parseInt(rackAndIndex[1]))
+          .getStorageInfos()[0]);
+    }
+    return group;
+  }
+
+  static DatanodeInfo[] locations(List<DatanodeStorageInfo> storages) {
+    return storages.stream().map(DatanodeStorageInfo::getDatanodeDescriptor).toArray(DatanodeInfo[]::new);
+  }
+
+  @Test
+  void aCellAddedInTheReturnedDatacenterLowersWhatTheCrowdedGroupStillNeeds() {
+    Configuration conf = conf();
+    SimulatedTopology t = threeEqualDatacenters(conf);
+    HierarchicalErasureCodedPlacementPolicy ours = t.policy(HierarchicalErasureCodedPlacementPolicy.class, conf);
+    List<DatanodeStorageInfo> group = crowdedWhileDc3WasAway(t);
+    BlockPlacementStatus before = ours.verifyBlockPlacement(locations(group), 9);
+    assertFalse(before.isPlacementPolicySatisfied(), "5/4/0 with /dc3 back: at most 3 per datacenter");
+    group.add(t.inRack("/dc3/r7").get(0).getStorageInfos()[0]);
+    BlockPlacementStatus after = ours.verifyBlockPlacement(locations(group), 9);
+    assertTrue(after.getAdditionalReplicasRequired() < before.getAdditionalReplicasRequired(),
+        "BlockManager keeps a repair's target only if it lowers the count: " + after.getErrorDescription());
+    assertEquals(3, before.getAdditionalReplicasRequired(), "three cells must move to /dc3");
+    assertEquals(2, after.getAdditionalReplicasRequired());
+  }
+
+  /**
+   * The NameNode's repair of a crowded group, step by step as Hadoop 3.4.3 takes it: BlockManager asks for as
+   * many targets as the status's additional count and keeps them only if the group with them needs fewer (or
+   * is satisfied); ErasureCodingWork copies one cell, from a rack holding most of the group's cells, to the
+   * first target; the two copies of that cell are then offered to chooseReplicasToDelete.
+   */
+  @Test
+  void aCrowdedGroupIsSpreadByRepairsEachOfWhichTheNameNodeKeeps() {
+    Configuration conf = conf();
+    SimulatedTopology t = threeEqualDatacenters(conf);
+    HierarchicalErasureCodedPlacementPolicy ours = t.policy(HierarchicalErasureCodedPlacementPolicy.class, conf);
+    List<DatanodeStorageInfo> group = crowdedWhileDc3WasAway(t);
+    BlockPlacementStatus status = ours.verifyBlockPlacement(locations(group), 9);
+    int rounds = 0;
+    while (!status.isPlacementPolicySatisfied()) {
+      assertTrue(++rounds <= 3, "three cells to move, one per round: " + group);
+      int wanted = status.getAdditionalReplicasRequired();
+      Set<Node> excluded = new HashSet<>(Arrays.asList(locations(group)));
+      DatanodeStorageInfo[] targets = ours.chooseTarget("/ec/f", wanted, null, group, false, excluded, CELL_BLOCK, HOT,
+          null);
+      assertEquals(wanted, targets.length);
+      List<DatanodeStorageInfo> withTargets = new ArrayList<>(group);
+      withTargets.addAll(Arrays.asList(targets));
+      BlockPlacementStatus judged = ours.verifyBlockPlacement(locations(withTargets), 9);
+      assertTrue(judged.isPlacementPolicySatisfied() || judged.getAdditionalReplicasRequired() < wanted,
+          "BlockManager.validateReconstructionWork keeps the targets " + Arrays.toString(targets) + " for " + group);
+      DatanodeStorageInfo source = onMostCrowdedRack(group);
+      group.add(targets[0]);
+      List<DatanodeStorageInfo> deleted = ours.chooseReplicasToDelete(group, new ArrayList<>(List.of(targets[0], source)),
+          1, new ArrayList<>(List.of(StorageType.DEFAULT)), null, null);
+      assertEquals(List.of(source), deleted, "the crowded copy goes, the repair copy stays");
+      group.remove(source);
+      BlockPlacementStatus next = ours.verifyBlockPlacement(locations(group), 9);
+      assertTrue(next.isPlacementPolicySatisfied() || next.getAdditionalReplicasRequired() < wanted,
+          "a round is progress: " + group);
+      status = next;
+    }
+    assertEquals(3, rounds);
+    assertEquals(3, StripeSpreadRules.mostInOneDatacenter(datacenters(group.toArray(new DatanodeStorageInfo[0]))),
+        group.toString());
+  }
+
+  /** The first cell (in group order) on a rack holding most cells of the group, as ErasureCodingWork picks it. */
+  private static DatanodeStorageInfo onMostCrowdedRack(List<DatanodeStorageInfo> group) {
+    Map<String, Integer> perRack = new HashMap<>();
+    group.forEach(s -> perRack.merge(s.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum));
+    int most = perRack.values().stream().max(Integer::compare).orElse(0);
+    return group.stream().filter(s -> perRack.get(s.getDatanodeDescriptor().getNetworkLocation()) == most)
+        .findFirst().orElseThrow();
   }
 }

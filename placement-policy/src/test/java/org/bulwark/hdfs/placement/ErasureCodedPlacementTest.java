@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import javax.management.MBeanServer;
@@ -15,6 +18,8 @@ import javax.management.ObjectName;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.bulwark.hdfs.placement.rescan.TopologyGrowthRescan;
+import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
@@ -73,5 +78,50 @@ class ErasureCodedPlacementTest {
       assertEquals(1, beans.size(), beans.toString());
       assertTrue(jmx.getAttribute(beans.iterator().next(), "FallbacksDatacenter") instanceof Long);
     }
+  }
+
+  /**
+   * An RS-3-2 group written while /dc3's DataNodes were dead lands 3/2 in /dc1 and /dc2 (all the cluster had);
+   * once /dc3 is back the rule allows 2 per datacenter, and the NameNode moves a cell there (the topology growth
+   * rescan queues the group; BlockManager keeps the repair only if our status says it helps).
+   */
+  @Test
+  void anRs32GroupWrittenWithoutADatacenterIsSpreadOverItWhenItReturns() throws Exception {
+    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology("/dc1/r1:2,/dc1/r2:1,/dc2/r3:1,/dc2/r4:1,/dc3/r5:1,/dc3/r6:1")
+        .placementPolicy(HierarchicalPlacementPolicy.class).configure(conf -> {
+          conf.set("dfs.block.placement.ec.classname", HierarchicalErasureCodedPlacementPolicy.class.getName());
+          conf.set("dfs.namenode.plugins", TopologyGrowthRescan.class.getName());
+          conf.set(PlacementKeys.RESCAN_CHECK_INTERVAL.getName(), "200ms");
+          conf.set(PlacementKeys.RESCAN_SETTLE.getName(), "1s");
+          conf.set(PlacementKeys.RESCAN_MIN_INTERVAL.getName(), "0");
+        }).build()) {
+      c.fs().enableErasureCodingPolicy(RS_3_2);
+      c.fs().mkdirs(new Path("/ec"));
+      c.fs().setErasureCodingPolicy(new Path("/ec"), RS_3_2);
+      StoppedDataNodes dc3 = c.stopDatacenter("/dc3");
+      c.declareDead(dc3);
+      Await.until("5 live DataNodes", WAIT, () -> c.liveDataNodes(0) == 5);
+      Path file = new Path("/ec/f");
+      c.writeFile(0, file, 3 * MB, WriteOrigin.offCluster(), 1);
+      assertEquals(List.of(3, 2), cellsPerDatacenter(c), "written over /dc1 and /dc2 alone");
+
+      c.restart(dc3);
+      Await.until("the group spread 2/2/1", Duration.ofSeconds(60), () -> cellsPerDatacenter(c).equals(List.of(2, 2, 1)));
+      c.awaitFullyReplicated(0, WAIT);
+      assertEquals(List.of(2, 2, 1), cellsPerDatacenter(c));
+      assertEquals(0, PolicyTestSupport.misReplicated(c), "fsck: no mis-replicated block group");
+      assertEquals(3 * MB, c.verifyFile(file, 3 * MB));
+    }
+  }
+
+  /** Cells of the one block group under /ec per datacenter, most first. */
+  private static List<Integer> cellsPerDatacenter(BulwarkMiniCluster c) throws Exception {
+    List<BlockRacks> groups = BlockRacks.under(c.fs(), new Path("/ec"));
+    assertEquals(1, groups.size(), groups.toString());
+    Map<String, Integer> perDc = new HashMap<>();
+    groups.get(0).racks().forEach(r -> perDc.merge(RackFill.datacenterOf(r), 1, Integer::sum));
+    List<Integer> counts = new ArrayList<>(perDc.values());
+    counts.sort(Comparator.reverseOrder());
+    return counts;
   }
 }

@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.placement.rules;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -71,5 +72,80 @@ public final class StripeSpreadRules {
       }
     }
     return width;
+  }
+
+  /** A datacenter's share of one group, as {@link #cellsToMove} weighs it. */
+  public static final class DatacenterCells {
+    final int cells;
+    final int racksUsed;
+    final int racks;
+    final int nodes;
+
+    /**
+     * @param cells the group's copies in the datacenter
+     * @param racksUsed distinct racks holding them
+     * @param racks racks of the datacenter with DataNodes in service
+     * @param nodes DataNodes of the datacenter in service
+     */
+    public DatacenterCells(int cells, int racksUsed, int racks, int nodes) {
+      this.cells = cells;
+      this.racksUsed = racksUsed;
+      this.racks = racks;
+      this.nodes = nodes;
+    }
+
+    /**
+     * Most of these cells a spread layout holding {@code share} cells here can keep: the rule wants
+     * min(share, racks) racks used, and each cell beyond the racks already used must come on a new one.
+     */
+    int keepable(int share) {
+      return Math.min(Math.min(cells, share), racksUsed + Math.max(0, share - racks));
+    }
+
+    /** Most cells a spread layout puts here: {@code allowed}, and no more than it has nodes (or holds already). */
+    int capacity(int allowed) {
+      return Math.min(allowed, Math.max(nodes, cells));
+    }
+  }
+
+  /**
+   * How many cells of a group of {@code width} must still land elsewhere for it to be spread: the fewest
+   * copies to add (each then replacing, as excess, a copy on a crowded datacenter or rack) before {@code width}
+   * of its copies hold no more than {@code allowed} cells in a datacenter and, inside each datacenter, use as
+   * many racks as it has up to its cells. 0 exactly when the copies (one per cell) are spread so; adding a copy
+   * never raises it, and a copy added where the spread lacks one lowers it by one, so each step of a repair
+   * shows as progress. Cells missing altogether are not counted (that is redundancy, not placement).
+   */
+  public static int cellsToMove(int width, int allowed, Collection<DatacenterCells> datacenters) {
+    int copies = 0;
+    int room = 0;
+    for (DatacenterCells dc : datacenters) {
+      copies += dc.cells;
+      room += dc.capacity(allowed);
+    }
+    int target = Math.min(width, Math.min(copies, room));
+    // keptWith[n]: most copies kept by a spread layout of n cells over the datacenters seen so far (-1: none).
+    int[] keptWith = new int[target + 1];
+    Arrays.fill(keptWith, -1);
+    keptWith[0] = 0;
+    for (DatacenterCells dc : datacenters) {
+      int[] next = new int[target + 1];
+      Arrays.fill(next, -1);
+      int capacity = dc.capacity(allowed);
+      for (int n = 0; n <= target; n++) {
+        if (keptWith[n] < 0) {
+          continue;
+        }
+        for (int share = 0; share <= capacity && n + share <= target; share++) {
+          next[n + share] = Math.max(next[n + share], keptWith[n] + dc.keepable(share));
+        }
+      }
+      keptWith = next;
+    }
+    int kept = 0;
+    for (int k : keptWith) {
+      kept = Math.max(kept, k);
+    }
+    return target - kept;
   }
 }

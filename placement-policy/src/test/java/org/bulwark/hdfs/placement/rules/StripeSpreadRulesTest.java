@@ -44,4 +44,54 @@ class StripeSpreadRulesTest {
     assertFalse(StripeSpreadRules.moveKeepsSpread(cells, "/c", "/a"), "2,2,1 -> 3,2,0");
     assertFalse(StripeSpreadRules.moveKeepsSpread(cells, "/d", "/c"), "no cell in the source");
   }
+
+  private static StripeSpreadRules.DatacenterCells dc(int cells, int racksUsed, int racks, int nodes) {
+    return new StripeSpreadRules.DatacenterCells(cells, racksUsed, racks, nodes);
+  }
+
+  @Test
+  void everyCopyAddedInTheDatacenterThatLacksCellsLowersTheCellsToMove() {
+    // RS-6-3 written while /dc3 was away, 5/4/0 (each datacenter: 3 racks of 2 nodes); 3 per datacenter now.
+    assertEquals(3, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(4, 3, 3, 6), dc(0, 0, 3, 6))));
+    assertEquals(2, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(4, 3, 3, 6), dc(1, 1, 3, 6))));
+    assertEquals(1, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(4, 3, 3, 6), dc(2, 2, 3, 6))));
+    assertEquals(0, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(4, 3, 3, 6), dc(3, 3, 3, 6))),
+        "copies enough where they lacked: spread once the excess copies go");
+    // The excess copy of each round deleted from the crowded datacenter instead: the same count each step.
+    assertEquals(2, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(4, 3, 3, 6), dc(4, 3, 3, 6), dc(1, 1, 3, 6))));
+    assertEquals(1, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(3, 3, 3, 6), dc(4, 3, 3, 6), dc(2, 2, 3, 6))));
+    assertEquals(0, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(3, 3, 3, 6), dc(3, 3, 3, 6), dc(3, 3, 3, 6))));
+  }
+
+  @Test
+  void copiesAddedWhereTheyDoNotHelpLeaveTheCountAlone() {
+    assertEquals(3, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(4, 3, 3, 6), dc(0, 0, 3, 6))));
+    assertEquals(3, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(6, 3, 3, 6), dc(4, 3, 3, 6), dc(0, 0, 3, 6))),
+        "one more in the crowded datacenter");
+    assertEquals(3, StripeSpreadRules.cellsToMove(9, 3, List.of(dc(5, 3, 3, 6), dc(5, 3, 3, 6), dc(0, 0, 3, 6))),
+        "one more in the other crowded one");
+  }
+
+  @Test
+  void aCellAddedOnANewRackOfADatacenterWithRacksToSpareLowersTheCount() {
+    // RS-3-2, 2 per datacenter: /dc1 holds 2 cells on one of its 3 racks.
+    assertEquals(1, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(2, 1, 3, 3), dc(2, 2, 2, 2), dc(1, 1, 1, 2))));
+    assertEquals(0, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(3, 2, 3, 3), dc(2, 2, 2, 2), dc(1, 1, 1, 2))),
+        "the cell on the shared rack is the excess copy");
+    assertEquals(1, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(3, 1, 3, 3), dc(2, 2, 2, 2), dc(1, 1, 1, 2))),
+        "on the same rack: no help");
+  }
+
+  @Test
+  void zeroExactlyWhenTheGroupIsSpread() {
+    assertEquals(0, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(2, 2, 4, 4), dc(2, 1, 1, 2), dc(1, 1, 1, 2))),
+        "a datacenter of one rack may hold its share there");
+    assertEquals(1, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(3, 3, 4, 4), dc(1, 1, 1, 2), dc(1, 1, 1, 2))));
+    assertEquals(0, StripeSpreadRules.cellsToMove(9, 5, List.of(dc(5, 3, 3, 9), dc(4, 3, 3, 9))),
+        "two datacenters: 5 in one is what the cluster forces");
+    assertEquals(0, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(2, 2, 3, 3), dc(2, 2, 3, 3), dc(0, 0, 3, 3))),
+        "a missing cell is redundancy, not placement");
+    assertEquals(0, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(2, 1, 0, 0), dc(2, 2, 3, 3), dc(1, 1, 3, 3))),
+        "cells on DataNodes in maintenance count where they are");
+  }
 }
