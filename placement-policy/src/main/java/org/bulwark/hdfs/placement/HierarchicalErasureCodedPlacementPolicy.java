@@ -150,6 +150,30 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
         StripeSpreadRules.cellsToMove(numberOfReplicas, allowed, cells));
   }
 
+  /**
+   * Which copy of a cell goes when a group holds two: for a striped block Hadoop offers the copies of one
+   * internal block ({@code moreThanOne} and {@code exactlyOne}) while {@code rackMap} holds every copy of the
+   * group. The copy in the datacenter holding most of the group goes, then the one on the rack holding most:
+   * after a repair copied a cell out of a crowded datacenter, the crowded copy is dropped, not the new one.
+   */
+  @Override
+  protected Collection<DatanodeStorageInfo> pickupReplicaSet(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne, Map<String, List<DatanodeStorageInfo>> rackMap) {
+    List<DatanodeStorageInfo> candidates = new ArrayList<>(moreThanOne);
+    candidates.addAll(exactlyOne);
+    Map<String, Integer> cellsPerRack = new HashMap<>();
+    rackMap.forEach((rack, copies) -> cellsPerRack.put(rack, copies.size()));
+    List<String> candidateRacks = new ArrayList<>(candidates.size());
+    for (DatanodeStorageInfo s : candidates) {
+      candidateRacks.add(s.getDatanodeDescriptor().getNetworkLocation());
+    }
+    List<DatanodeStorageInfo> crowded = new ArrayList<>();
+    for (int i : StripeSpreadRules.mostCrowded(candidateRacks, cellsPerRack)) {
+      crowded.add(candidates.get(i));
+    }
+    return crowded;
+  }
+
   /** Moves must keep the group's racks and datacenters and never crowd a datacenter more. */
   @Override
   public boolean isMovable(Collection<DatanodeInfo> locs, DatanodeInfo source, DatanodeInfo target) {

@@ -263,4 +263,22 @@ class ErasureCodedPlacementSimulationTest {
     return group.stream().filter(s -> perRack.get(s.getDatanodeDescriptor().getNetworkLocation()) == most)
         .findFirst().orElseThrow();
   }
+
+  /**
+   * For a striped group Hadoop offers the copies of one cell for deletion: the copy in the crowded datacenter
+   * goes even where it is alone on its rack, not the repair copy in the datacenter that lacked cells.
+   */
+  @Test
+  void ofACellsTwoCopiesTheOneInTheCrowdedDatacenterGoes() {
+    Configuration conf = conf();
+    SimulatedTopology t = threeEqualDatacenters(conf);
+    HierarchicalErasureCodedPlacementPolicy ours = t.policy(HierarchicalErasureCodedPlacementPolicy.class, conf);
+    List<DatanodeStorageInfo> group = crowdedWhileDc3WasAway(t);
+    DatanodeStorageInfo crowded = t.inRack("/dc1/r3").get(0).getStorageInfos()[0];
+    DatanodeStorageInfo repair = t.inRack("/dc3/r7").get(0).getStorageInfos()[0];
+    group.add(repair);
+    List<DatanodeStorageInfo> deleted = ours.chooseReplicasToDelete(group, new ArrayList<>(List.of(repair, crowded)), 1,
+        new ArrayList<>(List.of(StorageType.DEFAULT)), null, null);
+    assertEquals(List.of(crowded), deleted);
+  }
 }

@@ -1,8 +1,10 @@
 package org.bulwark.hdfs.placement.rules;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -147,5 +149,32 @@ public final class StripeSpreadRules {
       kept = Math.max(kept, k);
     }
     return target - kept;
+  }
+
+  /**
+   * Of copies on {@code candidateRacks}, the indices of those whose datacenter holds most cells of the group,
+   * and among them those whose rack holds most ({@code cellsPerRack}: every copy of the group per rack): the
+   * copies whose removal relieves the most crowded place.
+   */
+  public static List<Integer> mostCrowded(List<String> candidateRacks, Map<String, Integer> cellsPerRack) {
+    Map<String, Integer> cellsPerDc = new HashMap<>();
+    cellsPerRack.forEach((rack, n) -> cellsPerDc.merge(RackFill.datacenterOf(rack), n, Integer::sum));
+    List<Integer> out = new ArrayList<>();
+    int mostInDc = -1;
+    int mostInRack = -1;
+    for (int i = 0; i < candidateRacks.size(); i++) {
+      String rack = candidateRacks.get(i);
+      int inDc = cellsPerDc.getOrDefault(RackFill.datacenterOf(rack), 0);
+      int inRack = cellsPerRack.getOrDefault(rack, 0);
+      if (inDc > mostInDc || (inDc == mostInDc && inRack > mostInRack)) {
+        mostInDc = inDc;
+        mostInRack = inRack;
+        out.clear();
+      }
+      if (inDc == mostInDc && inRack == mostInRack) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 }

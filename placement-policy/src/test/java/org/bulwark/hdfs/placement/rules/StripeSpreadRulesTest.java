@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -93,5 +94,15 @@ class StripeSpreadRulesTest {
         "a missing cell is redundancy, not placement");
     assertEquals(0, StripeSpreadRules.cellsToMove(5, 2, List.of(dc(2, 1, 0, 0), dc(2, 2, 3, 3), dc(1, 1, 3, 3))),
         "cells on DataNodes in maintenance count where they are");
+  }
+
+  @Test
+  void theCopyInTheMostCrowdedDatacenterThenRackGoesFirst() {
+    Map<String, Integer> perRack = Map.of("/dc1/r1", 2, "/dc1/r2", 1, "/dc1/r3", 1, "/dc2/r4", 2, "/dc3/r7", 1);
+    assertEquals(List.of(1), StripeSpreadRules.mostCrowded(List.of("/dc3/r7", "/dc1/r3"), perRack));
+    assertEquals(List.of(0), StripeSpreadRules.mostCrowded(List.of("/dc1/r1", "/dc1/r3"), perRack));
+    assertEquals(List.of(0, 1), StripeSpreadRules.mostCrowded(List.of("/dc1/r2", "/dc1/r3"), perRack));
+    assertEquals(List.of(0), StripeSpreadRules.mostCrowded(List.of("/r1", "/r2"), Map.of("/r1", 2, "/r2", 1)),
+        "racks one level deep: the rack decides");
   }
 }
