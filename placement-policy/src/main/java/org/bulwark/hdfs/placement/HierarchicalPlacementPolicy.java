@@ -96,7 +96,10 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
             rackFill().datacenters().size());
   }
 
-  /** Mis-replicated when the block could span more racks, or two datacenters and does not. */
+  /**
+   * Mis-replicated when the block could span more racks, or two datacenters, and does not; what it could
+   * span counts only places offering its replicas' storage types ({@link StorageTypePlaces}).
+   */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
     Set<String> racks = new HashSet<>();
@@ -107,9 +110,10 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
         dcs.add(RackFill.datacenterOf(dn.getNetworkLocation()));
       }
     }
-    RackFill snapshot = rackFill();
-    int requiredRacks = RackSpreadRules.requiredRacks(numberOfReplicas, snapshot.racks().size());
-    int requiredDcs = RackSpreadRules.requiredRacks(Math.min(numberOfReplicas, 2), snapshot.datacenters().size());
+    StorageTypePlaces storage = snapshot().storage;
+    int requiredRacks = RackSpreadRules.requiredRacks(numberOfReplicas, storage.reachableRacks(locs, numberOfReplicas));
+    int requiredDcs = RackSpreadRules.requiredRacks(Math.min(numberOfReplicas, 2),
+        storage.reachableDatacenters(locs, numberOfReplicas));
     return new RackAndDatacenterStatus(racks.size(), requiredRacks, dcs.size(), requiredDcs);
   }
 

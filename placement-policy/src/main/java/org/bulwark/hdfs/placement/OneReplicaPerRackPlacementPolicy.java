@@ -470,8 +470,8 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
 
   /**
    * Mis-replicated when the block spans fewer racks than it could on the racks that have DataNodes in
-   * service now, never for a shape the cluster cannot improve on (which would make the NameNode retry
-   * reconstruction forever).
+   * service now offering its replicas' storage types ({@link StorageTypePlaces}), never for a shape the
+   * cluster cannot improve on (which would make the NameNode retry reconstruction forever).
    */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
@@ -481,8 +481,9 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         racks.add(dn.getNetworkLocation());
       }
     }
-    int inService = rackFill().racks().size();
-    int required = RackSpreadRules.requiredRacks(numberOfReplicas, inService);
+    TopologySnapshot snapshot = snapshot();
+    int inService = snapshot.fill.racks().size();
+    int required = RackSpreadRules.requiredRacks(numberOfReplicas, snapshot.storage.reachableRacks(locs, numberOfReplicas));
     return new BlockPlacementStatusDefault(racks.size(), required, inService);
   }
 

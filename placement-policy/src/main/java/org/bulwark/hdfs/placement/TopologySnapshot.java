@@ -25,15 +25,20 @@ final class TopologySnapshot {
   private final Map<String, DatanodeDescriptor[]> nodesByRack;
   /** Mean transfer-thread count of the in-service DataNodes, as the default policy's load check uses. */
   final double meanXceivers;
+  /** Which racks and datacenters offer each storage type. */
+  final StorageTypePlaces storage;
 
-  private TopologySnapshot(RackFill fill, Map<String, DatanodeDescriptor[]> nodesByRack, double meanXceivers) {
+  private TopologySnapshot(RackFill fill, Map<String, DatanodeDescriptor[]> nodesByRack, double meanXceivers,
+      StorageTypePlaces storage) {
     this.fill = fill;
     this.nodesByRack = nodesByRack;
     this.meanXceivers = meanXceivers;
+    this.storage = storage;
   }
 
   static TopologySnapshot of(NetworkTopology topology) {
     RackFill.Builder fill = RackFill.builder();
+    StorageTypePlaces.Builder storage = StorageTypePlaces.builder();
     Map<String, List<DatanodeDescriptor>> byRack = new HashMap<>();
     long xceivers = 0;
     int inService = 0;
@@ -51,11 +56,13 @@ final class TopologySnapshot {
       inService++;
       if (dn instanceof DatanodeDescriptor) {
         byRack.computeIfAbsent(dn.getNetworkLocation(), r -> new ArrayList<>()).add((DatanodeDescriptor) dn);
+        storage.add(dn.getNetworkLocation(), ((DatanodeDescriptor) dn).getStorageTypes());
       }
     }
     Map<String, DatanodeDescriptor[]> nodes = new HashMap<>();
     byRack.forEach((rack, list) -> nodes.put(rack, list.toArray(NONE)));
-    return new TopologySnapshot(fill.build(), nodes, inService == 0 ? 0 : (double) xceivers / inService);
+    RackFill built = fill.build();
+    return new TopologySnapshot(built, nodes, inService == 0 ? 0 : (double) xceivers / inService, storage.build(built));
   }
 
   /** The in-service DataNodes of {@code rack} at the snapshot (empty for an unknown rack). */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.bulwark.hdfs.placement.rules.RackFill;
@@ -40,6 +41,29 @@ class HierarchicalPlacementPolicyTest {
   }
 
   @Test
+  void aStoragePolicyWhoseTypeOneDatacenterOffersIsNotReportedMisReplicated() throws Exception {
+    // Archive nodes in /dc1 only (DISK everywhere): a COLD block cannot leave it, so asking for two
+    // datacenters would keep the block mis-replicated, and its repair retried, forever.
+    BulwarkMiniCluster.Builder b = cluster("/dc1/r1:3,/dc1/r2:3,/dc2/r3:2,/dc2/r4:2");
+    for (int i : new int[] {0, 1, 3, 4}) {
+      b.storageType(i, StorageType.ARCHIVE);
+    }
+    try (BulwarkMiniCluster c = b.build()) {
+      c.fs().mkdirs(new Path("/cold"));
+      c.fs().setStoragePolicy(new Path("/cold"), "COLD");
+      writeFromEverywhere(c, "/cold", 3, 2);
+      writeFromEverywhere(c, "/hot", 3, 2);
+      for (BlockRacks block : BlockRacks.under(c.fs(), new Path("/cold"))) {
+        assertEquals(2, block.distinctRacks(), "both ARCHIVE racks: " + block);
+      }
+      for (BlockRacks block : BlockRacks.under(c.fs(), new Path("/hot"))) {
+        assertEquals(2, block.distinctDatacenters(), block.toString());
+      }
+      assertEquals(0, PolicyTestSupport.misReplicated(c));
+    }
+  }
+
+  @Test
   void seedRuleAtReplication2To4() throws Exception {
     try (BulwarkMiniCluster c = cluster(TWO_DCS).build()) {
       for (int rf = 2; rf <= 4; rf++) {
@@ -64,6 +88,8 @@ class HierarchicalPlacementPolicyTest {
           assertEquals(1, perDatacenter(b).get(h.datacenter()), "the writer's datacenter holds 1: " + b);
         }
       }
+      // The NameNode's own check (DataNode descriptors, not fsck's storages) queues no repair either.
+      c.awaitFullyReplicated(0, Duration.ofSeconds(30));
       assertEquals(0, misReplicated(c));
     }
   }

@@ -189,6 +189,31 @@ class OneReplicaPerRackPlacementPolicyTest {
   }
 
   @Test
+  void aStoragePolicyWhoseTypeFewRacksOfferIsNotReportedMisReplicated() throws Exception {
+    // Archive nodes on /r1 and /r2 only (DISK on every rack): a COLD block can span 2 racks, not 3.
+    // Reporting it mis-replicated would have the NameNode retry a repair it cannot make, forever.
+    BulwarkMiniCluster.Builder b = cluster("/r1:3,/r2:3,/r3:2,/r4:2");
+    for (int i : new int[] {0, 1, 3, 4}) {
+      b.storageType(i, StorageType.ARCHIVE);
+    }
+    try (BulwarkMiniCluster c = b.build()) {
+      c.fs().mkdirs(new Path("/cold"));
+      c.fs().setStoragePolicy(new Path("/cold"), "COLD");
+      PolicyTestSupport.writeFromEverywhere(c, "/cold", 3, 2);
+      PolicyTestSupport.writeFromEverywhere(c, "/hot", 3, 2);
+      for (BlockRacks block : BlockRacks.under(c.fs(), new Path("/cold"))) {
+        assertEquals(Set.of("/r1", "/r2"), new HashSet<>(block.racks()), "every ARCHIVE rack: " + block);
+      }
+      for (BlockRacks block : BlockRacks.under(c.fs(), new Path("/hot"))) {
+        assertEquals(3, block.distinctRacks(), "DISK is on every rack: " + block);
+      }
+      // The NameNode's own check (DataNode descriptors, not fsck's storages) queues no repair either.
+      c.awaitFullyReplicated(0, Duration.ofSeconds(30));
+      assertEquals(0, PolicyTestSupport.misReplicated(c));
+    }
+  }
+
+  @Test
   void maintenanceCompletesWhenRacksEqualTheReplicationFactor() throws Exception {
     try (BulwarkMiniCluster c = cluster("/r1:2,/r2:2,/r3:2")
         .configure(conf -> conf.setInt("dfs.namenode.maintenance.replication.min", 3)).build()) {

@@ -1,0 +1,101 @@
+package org.bulwark.hdfs.placement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How many racks and datacenters a block must span when its storage type is offered in only some of
+ * them: as the NameNode asks (DataNode descriptors) and as fsck asks (each replica's storage).
+ */
+class StorageTypePlacesTest {
+  private static final long TB = 1L << 40;
+
+  /** Two datacenters of two racks, DISK nodes on every rack, archive-only nodes on /dc1's racks. */
+  private static SimulatedTopology archiveInOneDatacenter() {
+    SimulatedTopology t = new SimulatedTopology(conf());
+    for (String rack : List.of("/dc1/r1", "/dc1/r2", "/dc2/r3", "/dc2/r4")) {
+      t.addRack(rack, 2, TB, 0);
+    }
+    return t.addRack("/dc1/r1", 2, TB, 0, StorageType.ARCHIVE).addRack("/dc1/r2", 2, TB, 0, StorageType.ARCHIVE);
+  }
+
+  private static Configuration conf() {
+    Configuration conf = new HdfsConfiguration();
+    conf.setLong(PlacementKeys.RACK_FILL_REFRESH.getName(), 0);
+    return conf;
+  }
+
+  private static boolean satisfied(BlockPlacementPolicyDefault policy, int replicas, DatanodeInfo... locs) {
+    return policy.verifyBlockPlacement(locs, replicas).isPlacementPolicySatisfied();
+  }
+
+  @Test
+  void aColdBlockSpansTheArchiveRacksOnly() {
+    SimulatedTopology t = archiveInOneDatacenter();
+    List<DatanodeDescriptor> r1 = t.inRack("/dc1/r1");
+    List<DatanodeDescriptor> r2 = t.inRack("/dc1/r2");
+    // Archive nodes were added after the DISK ones: the last two of each /dc1 rack.
+    DatanodeDescriptor a1 = r1.get(2);
+    DatanodeDescriptor a2 = r1.get(3);
+    DatanodeDescriptor a3 = r2.get(2);
+    for (Class<? extends BlockPlacementPolicyDefault> type : List.of(OneReplicaPerRackPlacementPolicy.class,
+        HierarchicalPlacementPolicy.class)) {
+      BlockPlacementPolicyDefault policy = t.policy(type, conf());
+      assertTrue(satisfied(policy, 3, a1, a2, a3), type.getSimpleName() + ": both archive racks, one datacenter");
+      assertFalse(satisfied(policy, 3, a1, a2, r1.get(3)), type.getSimpleName() + ": one archive rack of two");
+    }
+  }
+
+  @Test
+  void blocksOfATypeEveryRackOffersKeepTheFullRule() {
+    SimulatedTopology t = archiveInOneDatacenter();
+    DatanodeDescriptor disk1 = t.inRack("/dc1/r1").get(0);
+    DatanodeDescriptor disk2 = t.inRack("/dc1/r2").get(0);
+    DatanodeDescriptor disk3 = t.inRack("/dc2/r3").get(0);
+    DatanodeDescriptor disk4 = t.inRack("/dc2/r3").get(1);
+    BlockPlacementPolicyDefault perRack = t.policy(OneReplicaPerRackPlacementPolicy.class, conf());
+    assertFalse(satisfied(perRack, 3, disk1, disk3, disk4), "DISK is on 4 racks: 3 are required");
+    assertTrue(satisfied(perRack, 3, disk1, disk2, disk3));
+    BlockPlacementPolicyDefault hierarchical = t.policy(HierarchicalPlacementPolicy.class, conf());
+    assertFalse(satisfied(hierarchical, 3, disk1, t.inRack("/dc1/r1").get(1), disk2), "DISK is in both datacenters");
+    assertTrue(satisfied(hierarchical, 3, disk1, disk2, disk3));
+  }
+
+  @Test
+  void fsckGivesEachReplicasOwnStorageType() {
+    SimulatedTopology t = archiveInOneDatacenter();
+    DatanodeDescriptor disk1 = t.inRack("/dc1/r1").get(0);
+    DatanodeDescriptor disk2 = t.inRack("/dc1/r2").get(0);
+    BlockPlacementPolicyDefault hierarchical = t.policy(HierarchicalPlacementPolicy.class, conf());
+    // The same DataNodes: as ARCHIVE replicas the block cannot leave /dc1, as DISK replicas it can.
+    assertTrue(satisfied(hierarchical, 2, stored(disk1, StorageType.ARCHIVE), stored(disk2, StorageType.ARCHIVE)));
+    assertFalse(satisfied(hierarchical, 2, stored(disk1, StorageType.DISK), stored(disk2, StorageType.DISK)));
+  }
+
+  @Test
+  void aClusterOfOneStorageTypeAsksForEveryRack() {
+    SimulatedTopology t = new SimulatedTopology(conf());
+    for (int r = 1; r <= 5; r++) {
+      t.addRack("/r" + r, 2, TB, 0, StorageType.ARCHIVE);
+    }
+    BlockPlacementPolicyDefault perRack = t.policy(OneReplicaPerRackPlacementPolicy.class, conf());
+    assertFalse(satisfied(perRack, 3, t.inRack("/r1").get(0), t.inRack("/r1").get(1), t.inRack("/r2").get(0)));
+    assertFalse(satisfied(perRack, 3), "no replica yet: any type could come");
+  }
+
+  private static DatanodeInfo stored(DatanodeDescriptor dn, StorageType type) {
+    return new DatanodeInfoWithStorage(dn, "storage-" + type, type);
+  }
+}
