@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
@@ -118,7 +119,8 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
   /**
    * Satisfied when no datacenter holds more cells than the cluster forces and, inside each datacenter,
    * the cells sit on as many racks as it has: a status the NameNode can always reach. Otherwise the count
-   * of cells still to move, which each helpful repair copy lowers (see {@link StripeSpreadStatus}).
+   * of cells still to move, which each helpful repair copy lowers (see {@link StripeSpreadStatus}). A group
+   * whose cells' storage type only some DataNodes offer counts only those DataNodes and their racks.
    */
   @Override
   public BlockPlacementStatus verifyBlockPlacement(DatanodeInfo[] locs, int numberOfReplicas) {
@@ -135,16 +137,19 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
         racksByDc.computeIfAbsent(dc, k -> new ArrayList<>()).add(dn.getNetworkLocation());
       }
     }
-    Map<String, Integer> nodesPerDc = snapshot.nodesPerDatacenter();
-    int allowed = StripeSpreadRules.leastPossibleMost(numberOfReplicas, nodesPerDc.values());
-    Set<String> allDcs = new HashSet<>(nodesPerDc.keySet());
+    // A group confined to a storage type (COLD on archive nodes) is measured against the places offering it.
+    Map<String, int[]> places = snapshot.offering(snapshot.storage.confiningTypes(locs));
+    List<Integer> nodesPerDc = new ArrayList<>(places.size());
+    places.values().forEach(nodesAndRacks -> nodesPerDc.add(nodesAndRacks[0]));
+    int allowed = StripeSpreadRules.leastPossibleMost(numberOfReplicas, nodesPerDc);
+    Set<String> allDcs = new HashSet<>(places.keySet());
     allDcs.addAll(racksByDc.keySet());
     List<StripeSpreadRules.DatacenterCells> cells = new ArrayList<>(allDcs.size());
     for (String dc : allDcs) {
       List<String> racks = racksByDc.getOrDefault(dc, Collections.<String>emptyList());
-      Integer nodes = nodesPerDc.get(dc);
+      int[] nodesAndRacks = places.getOrDefault(dc, new int[2]);
       cells.add(new StripeSpreadRules.DatacenterCells(racks.size(), RackSpreadRules.distinctRacks(racks),
-          snapshot.fill.racksIn(dc).size(), nodes == null ? 0 : nodes));
+          nodesAndRacks[1], nodesAndRacks[0]));
     }
     return new StripeSpreadStatus(StripeSpreadRules.mostInOneDatacenter(dcs), allowed,
         StripeSpreadRules.cellsToMove(numberOfReplicas, allowed, cells));

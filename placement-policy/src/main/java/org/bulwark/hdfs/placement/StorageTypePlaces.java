@@ -79,6 +79,25 @@ final class StorageTypePlaces {
     return reach(locs, replicas, datacenters);
   }
 
+  /**
+   * The storage types that confine the replicas on {@code locs}: every type their DataNodes may hold them
+   * on, when none of those types is offered on every rack; null when the replicas could be anywhere.
+   */
+  Set<StorageType> confiningTypes(DatanodeInfo[] locs) {
+    if (uniform || locs == null || locs.length == 0) {
+      return null;
+    }
+    EnumSet<StorageType> all = EnumSet.noneOf(StorageType.class);
+    for (DatanodeInfo dn : locs) {
+      Set<StorageType> types = typesOf(dn);
+      if (types == null || racks.optionsFor(types) == null) {
+        return null;
+      }
+      all.addAll(types);
+    }
+    return racks.optionsFor(all) == null ? null : all;
+  }
+
   private int reach(DatanodeInfo[] locs, int replicas, Level level) {
     if (uniform || locs == null || locs.length == 0) {
       return level.places;

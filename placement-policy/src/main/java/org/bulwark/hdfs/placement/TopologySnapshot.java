@@ -1,9 +1,15 @@
 package org.bulwark.hdfs.placement;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.hadoop.fs.StorageType;
 
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
@@ -27,6 +33,9 @@ final class TopologySnapshot {
   final double meanXceivers;
   /** Which racks and datacenters offer each storage type. */
   final StorageTypePlaces storage;
+  private final Map<Set<StorageType>, Map<String, int[]>> offeringByTypes = new ConcurrentHashMap<>();
+  /** The key of {@link #offering} for any DataNode (no set of types is empty but this one). */
+  private static final Set<StorageType> ANY_TYPE = Collections.unmodifiableSet(EnumSet.noneOf(StorageType.class));
 
   private TopologySnapshot(RackFill fill, Map<String, DatanodeDescriptor[]> nodesByRack, double meanXceivers,
       StorageTypePlaces storage) {
@@ -71,16 +80,37 @@ final class TopologySnapshot {
     return n == null ? NONE : n;
   }
 
+  /**
+   * Per datacenter (every one listed), how many of its in-service DataNodes, and of its racks, offer one
+   * of {@code types} ({nodes, racks}); {@code null} types: any DataNode. Kept per type set for the
+   * snapshot's life: a block group confined to a storage type is checked against the places it could be
+   * at a map lookup's cost.
+   */
+  Map<String, int[]> offering(Set<StorageType> types) {
+    return offeringByTypes.computeIfAbsent(types == null ? ANY_TYPE : types, t -> {
+      Map<String, int[]> out = new HashMap<>();
+      for (String dc : fill.datacenters()) {
+        int[] nodesAndRacks = new int[2];
+        for (String rack : fill.racksIn(dc)) {
+          int n = 0;
+          for (DatanodeDescriptor d : nodesIn(rack)) {
+            if (t == ANY_TYPE || !Collections.disjoint(d.getStorageTypes(), t)) {
+              n++;
+            }
+          }
+          nodesAndRacks[0] += n;
+          nodesAndRacks[1] += n > 0 ? 1 : 0;
+        }
+        out.put(dc, nodesAndRacks);
+      }
+      return out;
+    });
+  }
+
   /** The in-service DataNodes of each datacenter at the snapshot. */
   Map<String, Integer> nodesPerDatacenter() {
     Map<String, Integer> out = new HashMap<>();
-    for (String dc : fill.datacenters()) {
-      int n = 0;
-      for (String rack : fill.racksIn(dc)) {
-        n += nodesIn(rack).length;
-      }
-      out.put(dc, n);
-    }
+    offering(null).forEach((dc, nodesAndRacks) -> out.put(dc, nodesAndRacks[0]));
     return out;
   }
 }

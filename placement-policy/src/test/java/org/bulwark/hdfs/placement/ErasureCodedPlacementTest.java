@@ -16,6 +16,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.bulwark.hdfs.placement.rescan.TopologyGrowthRescan;
@@ -110,6 +111,30 @@ class ErasureCodedPlacementTest {
       c.awaitFullyReplicated(0, WAIT);
       assertEquals(List.of(2, 2, 1), cellsPerDatacenter(c));
       assertEquals(0, PolicyTestSupport.misReplicated(c), "fsck: no mis-replicated block group");
+      assertEquals(3 * MB, c.verifyFile(file, 3 * MB));
+    }
+  }
+
+  @Test
+  void aColdGroupOnArchiveNodesOfTwoDatacentersIsNotReportedMisReplicated() throws Exception {
+    // DISK in three datacenters, archive nodes in /dc1 and /dc2 only: a COLD RS-3-2 group can at best
+    // put 3 cells in one of those two; asking for the even share of three would keep it mis-replicated.
+    BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology("/dc1/r1:3,/dc1/r2:3,/dc2/r3:3,/dc2/r4:3,/dc3/r5:1,/dc3/r6:1")
+        .placementPolicy(HierarchicalPlacementPolicy.class)
+        .configure(conf -> conf.set("dfs.block.placement.ec.classname", HierarchicalErasureCodedPlacementPolicy.class.getName()));
+    for (int i : new int[] {0, 1, 3, 4, 6, 7, 9, 10}) {
+      b.storageType(i, StorageType.ARCHIVE);
+    }
+    try (BulwarkMiniCluster c = b.build()) {
+      c.fs().enableErasureCodingPolicy(RS_3_2);
+      c.fs().mkdirs(new Path("/ec"));
+      c.fs().setErasureCodingPolicy(new Path("/ec"), RS_3_2);
+      c.fs().setStoragePolicy(new Path("/ec"), "COLD");
+      Path file = new Path("/ec/f");
+      c.writeFile(0, file, 3 * MB, WriteOrigin.offCluster(), 1);
+      assertEquals(List.of(3, 2), cellsPerDatacenter(c), "over the two archive datacenters");
+      c.awaitFullyReplicated(0, Duration.ofSeconds(30));
+      assertEquals(0, PolicyTestSupport.misReplicated(c));
       assertEquals(3 * MB, c.verifyFile(file, 3 * MB));
     }
   }

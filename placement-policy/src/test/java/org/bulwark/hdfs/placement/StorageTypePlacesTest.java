@@ -95,6 +95,29 @@ class StorageTypePlacesTest {
     assertFalse(satisfied(perRack, 3), "no replica yet: any type could come");
   }
 
+  @Test
+  void anErasureCodedGroupIsMeasuredAgainstTheDatacentersOfferingItsType() {
+    // Three datacenters with DISK; archive nodes in /dc1 and /dc2 only. A COLD RS-3-2 group can put
+    // 3 cells in one of those two at best; on DISK the even share is 2 per datacenter.
+    SimulatedTopology t = new SimulatedTopology(conf());
+    for (String rack : List.of("/dc1/r1", "/dc1/r2", "/dc2/r3", "/dc2/r4", "/dc3/r5", "/dc3/r6")) {
+      t.addRack(rack, 2, TB, 0);
+    }
+    for (String rack : List.of("/dc1/r1", "/dc1/r2", "/dc2/r3", "/dc2/r4")) {
+      t.addRack(rack, 2, TB, 0, StorageType.ARCHIVE);
+    }
+    BlockPlacementPolicyDefault ec = t.policy(HierarchicalErasureCodedPlacementPolicy.class, conf());
+    DatanodeInfo[] archive = {t.inRack("/dc1/r1").get(2), t.inRack("/dc1/r2").get(2), t.inRack("/dc1/r1").get(3),
+        t.inRack("/dc2/r3").get(2), t.inRack("/dc2/r4").get(2)};
+    assertTrue(satisfied(ec, 5, archive), "3 + 2 cells over the two archive datacenters, every rack used");
+    DatanodeInfo[] disk = {t.inRack("/dc1/r1").get(0), t.inRack("/dc1/r2").get(0), t.inRack("/dc1/r1").get(1),
+        t.inRack("/dc2/r3").get(0), t.inRack("/dc2/r4").get(0)};
+    assertFalse(satisfied(ec, 5, disk), "on DISK /dc3 can take its share");
+    DatanodeInfo[] crowded = {t.inRack("/dc1/r1").get(2), t.inRack("/dc1/r1").get(3), t.inRack("/dc1/r2").get(2),
+        t.inRack("/dc1/r2").get(3), t.inRack("/dc2/r3").get(2)};
+    assertFalse(satisfied(ec, 5, crowded), "4 cells in /dc1 while /dc2 offers ARCHIVE too");
+  }
+
   private static DatanodeInfo stored(DatanodeDescriptor dn, StorageType type) {
     return new DatanodeInfoWithStorage(dn, "storage-" + type, type);
   }
