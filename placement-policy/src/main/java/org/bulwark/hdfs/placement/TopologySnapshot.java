@@ -17,6 +17,8 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.bulwark.hdfs.placement.rules.RackFill;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-service DataNodes of the NameNode's topology grouped by rack, with their fill and mean load, as
@@ -25,7 +27,9 @@ import org.bulwark.hdfs.placement.rules.RackFill;
  * decommissioning or in maintenance cannot take new replicas.
  */
 final class TopologySnapshot {
+  private static final Logger LOG = LoggerFactory.getLogger(TopologySnapshot.class);
   private static final DatanodeDescriptor[] NONE = new DatanodeDescriptor[0];
+  private static final int LEAF_WALK_ATTEMPTS = 5;
 
   final RackFill fill;
   private final Map<String, DatanodeDescriptor[]> nodesByRack;
@@ -45,13 +49,32 @@ final class TopologySnapshot {
     this.storage = storage;
   }
 
+  /**
+   * Every leaf of the topology. Hadoop's {@code getLeaves} takes the topology's lock only to find the
+   * scope and walks the tree without it, so a DataNode registered or removed meanwhile can make it throw
+   * (an index past a rack's shrunk child list). A placement must not fail a write over that: the walk is
+   * tried again.
+   */
+  static List<Node> leaves(NetworkTopology topology) {
+    for (int attempt = 1;; attempt++) {
+      try {
+        return topology.getLeaves(NodeBase.ROOT);
+      } catch (RuntimeException e) {
+        if (attempt >= LEAF_WALK_ATTEMPTS) {
+          throw e;
+        }
+        LOG.debug("Topology changed during its walk (attempt {} of {}); walking it again", attempt, LEAF_WALK_ATTEMPTS, e);
+      }
+    }
+  }
+
   static TopologySnapshot of(NetworkTopology topology) {
     RackFill.Builder fill = RackFill.builder();
     StorageTypePlaces.Builder storage = StorageTypePlaces.builder();
     Map<String, List<DatanodeDescriptor>> byRack = new HashMap<>();
     long xceivers = 0;
     int inService = 0;
-    for (Node node : topology.getLeaves(NodeBase.ROOT)) {
+    for (Node node : leaves(topology)) {
       if (!(node instanceof DatanodeInfo)) {
         continue;
       }
