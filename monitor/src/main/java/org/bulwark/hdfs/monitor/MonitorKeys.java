@@ -12,6 +12,8 @@ public final class MonitorKeys {
       "User for bulwark.monitor.jdbc.url; its password is bulwark.monitor.jdbc.password, read through Hadoop's credential providers.");
   public static final ConfigKey<Long> JDBC_SOCKET_TIMEOUT = ConfigKey.durationMillis("bulwark.monitor.jdbc.socket-timeout", "2m", 1000,
       "Longest wait for PostgreSQL's answer to one statement (the driver's socketTimeout; one in the URL wins): a database that stops answering fails the poll and the pages after this instead of holding them.");
+  public static final ConfigKey<Long> LEASE_TIMEOUT = ConfigKey.durationMillis("bulwark.monitor.store.lease-timeout", "5m", 1000,
+      "How long the history store's writer lease outlives its holder's last renewal (by the database's clock; renewed every third of it, whatever the poll interval): a second monitor on the same store is refused until then, and may take the store over after.");
   public static final ConfigKey<Long> POLL_INTERVAL = ConfigKey.durationMillis("bulwark.monitor.poll.interval", "60s", 100,
       "Pause between the end of one poll of every namespace and the start of the next.");
   public static final ConfigKey<Long> MAX_RPC_PER_SEC = ConfigKey.number("bulwark.monitor.max-rpc-per-sec", 20, 1, 100_000,

@@ -8,11 +8,16 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.monitor.store.SharedStore;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Configuration the monitor cannot start with: one line naming the key, exit code 1, nothing left running. */
+/**
+ * Configuration the monitor cannot start with, and a store another monitor writes: one line naming the key (or
+ * the other monitor), exit code 1, nothing left running.
+ */
 @Tag("compat")
 class BlockMonitorCliTest {
   @TempDir
@@ -48,6 +53,21 @@ class BlockMonitorCliTest {
     String out = run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.jdbc.url=jdbc:postgresql://127.0.0.1:1/x",
         "-Dbulwark.monitor.http-address=127.0.0.1:0");
     assertTrue(out.startsWith("blockmonitor: cannot open the history store (PostgreSQL jdbc:postgresql://127.0.0.1:1/x): "), out);
+  }
+
+  @Test
+  void aStoreAnotherMonitorWritesIsRefusedWithNothingWritten() throws Exception {
+    SharedStore place = new SharedStore("postgresql", dir, "cli_held");
+    try (HistoryStore other = place.open()) {
+      other.namespaceId("hdfs://ns1");
+      String before = place.visible();
+      String out = run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.jdbc.url=" + place.url(),
+          "-Dbulwark.monitor.jdbc.user=postgres", "-Dbulwark.monitor.http-address=127.0.0.1:0");
+      assertTrue(out.startsWith("blockmonitor: the history store (PostgreSQL " + place.url() + ") is written by another "
+          + "block monitor (host "), out);
+      assertTrue(out.endsWith(" s (bulwark.monitor.store.lease-timeout = 300 s)"), out);
+      assertEquals(before, place.visible(), "nothing written, the lease untouched");
+    }
   }
 
   @Test

@@ -79,7 +79,7 @@ class BlockMonitorCrashTest {
         monitor.destroyForcibly();
         monitor.waitFor();
       }
-      try (HistoryStore s = StoreFactory.embedded(store)) {
+      try (HistoryStore s = StoreFactory.embedded(store, java.util.concurrent.TimeUnit.MINUTES.toMillis(5))) {
         int ns = s.namespaceId(c.uri(0).toString());
         assertEquals(2L * (DIRS - 5 + 1), s.loadState(ns).openReplicas(),
             "exactly the replicas of the completed polls: nothing lost, nothing of the killed one");

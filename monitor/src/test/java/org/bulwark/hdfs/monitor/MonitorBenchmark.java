@@ -341,13 +341,13 @@ class MonitorBenchmark {
 
   private static HistoryStore open(String engine, File embeddedDir, String schema) throws Exception {
     if ("embedded".equals(engine)) {
-      return StoreFactory.embedded(embeddedDir);
+      return StoreFactory.embedded(embeddedDir, 300_000);
     }
     try (Connection c = TestPostgres.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + schema);
     }
     return JdbcHistoryStore.open(TestPostgres.url(schema) + "&reWriteBatchedInserts=true", TestPostgres.credentials(),
-        "PostgreSQL bench");
+        "PostgreSQL bench", 300_000);
   }
 
   /** Storage per interval row: the whole store (tables and indexes) divided by the interval rows. */

@@ -26,6 +26,7 @@ import org.bulwark.hdfs.monitor.history.DataNodeObservation;
 import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.PollChanges;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
+import org.bulwark.hdfs.monitor.store.LeaseLostException;
 import org.bulwark.hdfs.monitor.store.PollSummary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * The poll loop: every interval, scans each namespace and the DataNode report, diffs them against the
  * recorded open intervals and records the changes, one transaction per namespace. The recorded state
  * moves on only after a commit, so a crash mid-poll loses that poll and nothing before it; at start
- * the open intervals are read back from the store.
+ * the open intervals are read back from the store. A monitor whose store was taken over by another
+ * (its writer lease lost) stops polling: it would load the NameNodes for nothing.
  */
 public final class HistoryPoller implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HistoryPoller.class);
@@ -88,6 +90,10 @@ public final class HistoryPoller implements Closeable {
         pollOnce();
       } catch (InterruptedException e) {
         return;
+      } catch (LeaseLostException e) {
+        LOG.error("Stopped polling, for good: {}. The web UI goes on serving the history the other monitor writes; "
+            + "stop this one", e.getMessage());
+        return;
       } catch (Exception e) {
         LOG.warn("Poll failed (the UI shows how stale its figures are): {}", status.lastError());
       }
@@ -103,6 +109,8 @@ public final class HistoryPoller implements Closeable {
   public synchronized void pollOnce() throws IOException, InterruptedException {
     status.pollStarted(System.currentTimeMillis());
     try {
+      // Before the NameNodes are scanned: a monitor that may no longer write finds out now.
+      store.renewLease();
       pollEveryNamespace();
     } catch (InterruptedException e) {
       status.pollAbandoned();
@@ -126,6 +134,8 @@ public final class HistoryPoller implements Closeable {
         if (pollNamespace(uri, advisor, !dataNodesTaken)) {
           dataNodesTaken = true;
         }
+      } catch (LeaseLostException e) {
+        throw e;
       } catch (IOException | RuntimeException e) {
         if (!running || Thread.currentThread().isInterrupted() || e instanceof InterruptedIOException
             || e instanceof ClosedByInterruptException) {

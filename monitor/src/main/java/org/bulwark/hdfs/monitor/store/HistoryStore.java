@@ -13,7 +13,8 @@ import org.bulwark.hdfs.monitor.history.StateSpan;
 
 /**
  * Where the monitor keeps history: replica intervals, file memberships, DataNode states and block
- * events. One writer (the poller) records each poll's changes atomically; the web UI reads. Drivers:
+ * events. One writer (the poller) records each poll's changes atomically, and one only, however many monitors
+ * point at the store (the writer lease: see {@link JdbcHistoryStore}); the web UI reads. Drivers:
  * {@link JdbcHistoryStore} over an embedded H2 file or a PostgreSQL server.
  */
 public interface HistoryStore extends Closeable {
@@ -67,6 +68,12 @@ public interface HistoryStore extends Closeable {
 
   /** Every rack's capacity and use at each poll since {@code since}, oldest first. */
   List<RackFillPoint> rackFill(long since) throws IOException;
+
+  /**
+   * Renews this monitor's writer lease on the store now (it is renewed in every write, and between writes on a
+   * timer). Throws {@link LeaseLostException} when another monitor has taken the store over: this one must stop.
+   */
+  void renewLease() throws IOException;
 
   /** Deletes closed intervals and resolved events that ended before {@code time}; returns rows deleted. */
   long deleteHistoryBefore(long time) throws IOException;

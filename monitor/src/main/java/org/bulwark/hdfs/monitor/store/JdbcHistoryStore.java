@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.bulwark.hdfs.monitor.history.BlockEvent;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
@@ -33,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL (standard SQL only). One connection writes, one reads, each behind a lock of its own: a
  * query never waits for a poll's transaction, and sees the history as of the last committed poll.
  * Ids of namespaces, DataNodes and storages come from the database's identity columns and are
- * cached, so a poll's rows are plain integers.
+ * cached, so a poll's rows are plain integers. A store opened for writing holds the store's
+ * {@link WriterLease}: it renews it in every write transaction and on a timer of its own (every third of
+ * the lease timeout, so however long a poll scans), and gives it back when closed.
  */
 public final class JdbcHistoryStore implements HistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcHistoryStore.class);
@@ -45,11 +50,18 @@ public final class JdbcHistoryStore implements HistoryStore {
   private final String description;
   private final String url;
   private final Properties props;
+  /** Null when opened read-only. */
+  private final WriterLease lease;
+  /** Renews the lease between writes; null when opened read-only. */
+  private final ScheduledExecutorService renewals;
+  /** Why this store writes no more (its lease was taken over), or null. */
+  private String lost;
+  private boolean closed;
   /** Null while lost: the next write opens a new one. */
   private Connection writer;
   /** Null while lost: the next query opens a new one. */
   private Connection reader;
-  /** Guards {@link #writer}, the id caches and {@link #stepListener}. */
+  /** Guards {@link #writer}, {@link #lost}, {@link #closed}, the id caches and {@link #stepListener}. */
   private final Object writeLock = new Object();
   /** Guards {@link #reader}. */
   private final Object readLock = new Object();
@@ -61,29 +73,92 @@ public final class JdbcHistoryStore implements HistoryStore {
   private final Map<String, KnownDataNode> dataNodes = new HashMap<>();
   private final Map<String, Integer> storages = new HashMap<>();
 
-  private JdbcHistoryStore(String description, String url, Properties props, Connection writer, Connection reader) {
+  private JdbcHistoryStore(String description, String url, Properties props, Connection writer, Connection reader,
+      WriterLease lease) {
     this.description = description;
     this.url = url;
     this.props = props;
     this.writer = writer;
     this.reader = reader;
+    this.lease = lease;
+    if (lease == null) {
+      renewals = null;
+    } else {
+      renewals = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread t = new Thread(task, "history-store-lease");
+        t.setDaemon(true);
+        return t;
+      });
+      long period = Math.max(1, lease.timeoutMillis / 3);
+      renewals.scheduleWithFixedDelay(this::renewOnTimer, period, period, TimeUnit.MILLISECONDS);
+    }
   }
 
-  /** Opens (and migrates) the store at {@code url}; {@code props} may carry user and password. */
-  public static JdbcHistoryStore open(String url, Properties props, String description) throws IOException {
+  /**
+   * Opens (and migrates) the store at {@code url} for writing; {@code props} may carry user and password. Takes
+   * the store's writer lease first, or fails with one line naming the monitor that holds it, having written
+   * nothing (a store from before the lease is migrated first).
+   */
+  public static JdbcHistoryStore open(String url, Properties props, String description, long leaseTimeoutMillis)
+      throws IOException {
+    return open(url, props, description, new WriterLease(leaseTimeoutMillis, false, description));
+  }
+
+  /** {@link #open} for the embedded H2 file, which only this process can have open: see {@link WriterLease}. */
+  static JdbcHistoryStore openLockedFile(String url, String description, long leaseTimeoutMillis) throws IOException {
+    return open(url, new Properties(), description, new WriterLease(leaseTimeoutMillis, true, description));
+  }
+
+  /**
+   * Opens a store a monitor writes, to read it beside that monitor: no migration, no lease, every write
+   * refused.
+   */
+  public static JdbcHistoryStore openReadOnly(String url, Properties props, String description) throws IOException {
+    try {
+      Connection r = DriverManager.getConnection(url, props);
+      r.setAutoCommit(true);
+      r.setReadOnly(true);
+      return new JdbcHistoryStore(description, url, props, null, r, null);
+    } catch (SQLException e) {
+      throw new IOException("cannot open the history store (" + description + "): " + e.getMessage(), e);
+    }
+  }
+
+  private static JdbcHistoryStore open(String url, Properties props, String description, WriterLease lease)
+      throws IOException {
     Connection w = null;
     Connection r = null;
+    boolean leased = false;
     try {
       w = DriverManager.getConnection(url, props);
-      Migrations.apply(w);
       w.setAutoCommit(false);
+      // A store that has the lease is leased before anything is written to it, migrations included.
+      if (Migrations.version(w) >= WriterLease.SINCE_VERSION) {
+        lease.acquire(w);
+        leased = true;
+      }
+      Migrations.apply(w);
+      if (!leased) {
+        lease.acquire(w);
+        leased = true;
+      }
       r = DriverManager.getConnection(url, props);
       r.setAutoCommit(true);
       r.setReadOnly(true);
-      return new JdbcHistoryStore(description, url, props, w, r);
-    } catch (SQLException e) {
+      return new JdbcHistoryStore(description, url, props, w, r, lease);
+    } catch (SQLException | IOException e) {
+      if (leased) {
+        try {
+          lease.release(w);
+        } catch (SQLException ignored) {
+          // The lease expires.
+        }
+      }
       closeQuietly(w);
       closeQuietly(r);
+      if (e instanceof IOException) {
+        throw (IOException) e;
+      }
       throw new IOException("cannot open the history store (" + description + "): " + e.getMessage(), e);
     }
   }
@@ -127,6 +202,8 @@ public final class JdbcHistoryStore implements HistoryStore {
         long started = System.nanoTime();
         openWriter();
         try (Statement s = writer.createStatement()) {
+          beginWrite();
+          writer.commit();
           s.execute("SHUTDOWN COMPACT");
         } catch (SQLException e) {
           throw new IOException("cannot compact the history store (" + description + "): " + e.getMessage(), e);
@@ -141,6 +218,55 @@ public final class JdbcHistoryStore implements HistoryStore {
             compaction.file().length() >> 20, (System.nanoTime() - started) / 1_000_000);
         return true;
       }
+    }
+  }
+
+  // ---- the writer lease ----
+
+  @Override
+  public void renewLease() throws IOException {
+    synchronized (writeLock) {
+      openWriter();
+      try {
+        beginWrite();
+        writer.commit();
+      } catch (SQLException e) {
+        rollback();
+        throw new IOException("cannot renew the writer lease of the history store (" + description + "): "
+            + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Between writes: a monitor quiet for a long scan keeps its store. A lease lost was logged when found out. */
+  private void renewOnTimer() {
+    synchronized (writeLock) {
+      if (closed) {
+        return;
+      }
+      try {
+        renewLease();
+      } catch (LeaseLostException e) {
+        renewals.shutdown();
+      } catch (IOException e) {
+        LOG.warn("{} (tried again in {} s)", e.getMessage(), lease.timeoutMillis / 3000);
+      }
+    }
+  }
+
+  /**
+   * Begins a write transaction on the writer by renewing the lease in it: until the commit, no other monitor can
+   * take the store over. When one has already, rolls back and refuses this write and every one after it.
+   */
+  private void beginWrite() throws SQLException, LeaseLostException {
+    if (!lease.renew(writer)) {
+      String holder = lease.holder(writer);
+      writer.rollback();
+      lease.forget();
+      lost = "the writer lease of the history store (" + description + ") was taken over by another block monitor ("
+          + holder + "), so this one records nothing more";
+      LOG.error(lost);
+      throw new LeaseLostException(lost);
     }
   }
 
@@ -163,6 +289,7 @@ public final class JdbcHistoryStore implements HistoryStore {
     synchronized (writeLock) {
       openWriter();
       try {
+        beginWrite();
         int owner = -1;
         try (PreparedStatement p = writer.prepareStatement("SELECT id FROM namespace WHERE block_pool = ? ORDER BY id")) {
           bind(p, blockPool);
@@ -290,6 +417,7 @@ public final class JdbcHistoryStore implements HistoryStore {
   private int idFor(String table, String keyColumn, String key, Row row, String insert) throws IOException {
     openWriter();
     try {
+      beginWrite();
       try (PreparedStatement p = writer.prepareStatement("SELECT id FROM " + table + " WHERE " + keyColumn + " = ?")) {
         p.setString(1, key);
         try (ResultSet rs = p.executeQuery()) {
@@ -321,9 +449,12 @@ public final class JdbcHistoryStore implements HistoryStore {
 
   private void execute(String sql, Object... values) throws IOException {
     openWriter();
-    try (PreparedStatement p = writer.prepareStatement(sql)) {
-      bind(p, values);
-      p.executeUpdate();
+    try {
+      beginWrite();
+      try (PreparedStatement p = writer.prepareStatement(sql)) {
+        bind(p, values);
+        p.executeUpdate();
+      }
       writer.commit();
     } catch (SQLException e) {
       rollback();
@@ -388,6 +519,7 @@ public final class JdbcHistoryStore implements HistoryStore {
     synchronized (writeLock) {
       openWriter();
       try {
+        beginWrite();
         try (PreparedStatement close = writer.prepareStatement("UPDATE replica_interval SET gone_since = ? "
             + "WHERE namespace_id = ? AND block_id = ? AND storage_id = ? AND gone_since IS NULL")) {
           for (long[] r : c.closedReplicas) {
@@ -775,6 +907,7 @@ public final class JdbcHistoryStore implements HistoryStore {
       openWriter();
       long deleted = 0;
       try (Statement s = writer.createStatement()) {
+        beginWrite();
         for (String sql : new String[] {
             // A block still missing keeps what forensics shows of it: its last holders, its files and those
             // holders' states, however old.
@@ -878,6 +1011,12 @@ public final class JdbcHistoryStore implements HistoryStore {
    * restarted or a network that came back costs the polls of the outage, not a restart of the monitor.
    */
   private void openWriter() throws IOException {
+    if (lease == null) {
+      throw new IOException("the history store (" + description + ") is open read-only");
+    }
+    if (lost != null) {
+      throw new LeaseLostException(lost);
+    }
     if (writer == null) {
       try {
         Connection w = DriverManager.getConnection(url, props);
@@ -920,12 +1059,30 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  /** Gives the writer lease back (when this store still holds it), so a monitor started next takes it at once. */
   @Override
   public void close() {
+    if (renewals != null) {
+      renewals.shutdown();
+    }
     synchronized (readLock) {
       closeQuietly(reader);
     }
     synchronized (writeLock) {
+      if (lease != null && !closed) {
+        closed = true;
+        try {
+          if (lost == null) {
+            openWriter();
+            lease.release(writer);
+          }
+        } catch (IOException | SQLException e) {
+          LOG.warn("Could not give back the writer lease of the history store ({}): a monitor started on it within {} s "
+              + "is refused: {}", description, lease.timeoutMillis / 1000, e.getMessage());
+        } finally {
+          lease.forget();
+        }
+      }
       closeQuietly(writer);
     }
   }

@@ -69,6 +69,11 @@ final class Migrations {
     return scripts.size();
   }
 
+  /** The version the store is at, without changing it: 0 for an empty database. */
+  static int version(Connection c) throws SQLException {
+    return tableExists(c, "schema_version") ? currentVersion(c) : 0;
+  }
+
   private static boolean tableExists(Connection c, String table) throws SQLException {
     for (String name : new String[] {table, table.toUpperCase(java.util.Locale.ROOT)}) {
       try (ResultSet rs = c.getMetaData().getTables(null, c.getSchema(), name, null)) {

@@ -13,6 +13,8 @@ import org.bulwark.hdfs.monitor.MonitorKeys;
  * {@code bulwark.monitor.data.dir} (pure Java, nothing to install; every commit is on disk before the
  * poll goes on, so kill -9 loses at most the poll under way). PostgreSQL when
  * {@code bulwark.monitor.jdbc.url} is set, with its password from Hadoop's credential providers only.
+ * Either is opened for writing, under the store's writer lease ({@code bulwark.monitor.store.lease-timeout}):
+ * a second monitor pointed at the same store is refused.
  */
 public final class StoreFactory {
   private StoreFactory() {
@@ -43,10 +45,11 @@ public final class StoreFactory {
       if (password != null) {
         props.setProperty("password", new String(password));
       }
-      return JdbcHistoryStore.open(url, props, url.startsWith("jdbc:h2:") ? "H2 " + url : "PostgreSQL " + url);
+      return JdbcHistoryStore.open(url, props, url.startsWith("jdbc:h2:") ? "H2 " + url : "PostgreSQL " + url,
+          MonitorKeys.LEASE_TIMEOUT.get(conf));
     }
     File dir = dataDir(conf);
-    return embedded(dir);
+    return embedded(dir, MonitorKeys.LEASE_TIMEOUT.get(conf));
   }
 
   /**
@@ -63,13 +66,13 @@ public final class StoreFactory {
     return password;
   }
 
-  /** The embedded store in {@code dir}. */
-  public static HistoryStore embedded(File dir) throws IOException {
+  /** The embedded store in {@code dir}, opened for writing. */
+  public static HistoryStore embedded(File dir, long leaseTimeoutMillis) throws IOException {
     if (!dir.isDirectory() && !dir.mkdirs() || !dir.canWrite()) {
       throw new InvalidConfigException(MonitorKeys.DATA_DIR.getName(), dir.getPath(), "a directory the monitor can create and write");
     }
     String url = "jdbc:h2:file:" + new File(dir, "history").getAbsolutePath() + ";WRITE_DELAY=0";
-    JdbcHistoryStore store = JdbcHistoryStore.open(url, new Properties(), "embedded H2 in " + dir.getAbsolutePath());
+    JdbcHistoryStore store = JdbcHistoryStore.openLockedFile(url, "embedded H2 in " + dir.getAbsolutePath(), leaseTimeoutMillis);
     store.compactWhenGrown(new File(dir, "history.mv.db"));
     return store;
   }

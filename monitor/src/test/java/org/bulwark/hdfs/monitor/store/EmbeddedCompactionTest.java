@@ -30,7 +30,7 @@ class EmbeddedCompactionTest {
   @Test
   void compactsOnceTheFileHasDoubledAndKeepsEveryRow() throws Exception {
     File file = new File(dir, "store/history.mv.db");
-    try (HistoryStore store = StoreFactory.embedded(new File(dir, "store"))) {
+    try (HistoryStore store = StoreFactory.embedded(new File(dir, "store"), SharedStore.LEASE_TIMEOUT)) {
       int ns = store.namespaceId("hdfs://ns1");
       int[] storages = new int[30];
       for (int d = 0; d < storages.length; d++) {

@@ -40,10 +40,10 @@ class HistoryStoreTest {
   /** A new, empty store of {@code engine}: embedded under {@code parent}, or a fresh PostgreSQL schema. */
   static HistoryStore open(String engine, File parent, String name) throws Exception {
     if ("embedded".equals(engine)) {
-      return StoreFactory.embedded(new File(parent, name));
+      return StoreFactory.embedded(new File(parent, name), SharedStore.LEASE_TIMEOUT);
     }
     String schema = TestPostgres.createSchema("bulwark_" + name);
-    return JdbcHistoryStore.open(TestPostgres.url(schema), TestPostgres.credentials(), "PostgreSQL test schema " + schema);
+    return JdbcHistoryStore.open(TestPostgres.url(schema), TestPostgres.credentials(), "PostgreSQL test schema " + schema, SharedStore.LEASE_TIMEOUT);
   }
 
   private static Map<Long, ObservedBlock> seen(long block, String path, int... storages) {
@@ -287,7 +287,7 @@ class HistoryStoreTest {
       st.execute("INSERT INTO storage VALUES (8, 3, 'DS-old', 'DISK')");
       st.execute("INSERT INTO poll VALUES (1, 900, 1000, 3, 7, 21, 2)");
     }
-    try (HistoryStore store = JdbcHistoryStore.open(url, props, "version 1 store")) {
+    try (HistoryStore store = JdbcHistoryStore.open(url, props, "version 1 store", SharedStore.LEASE_TIMEOUT)) {
       List<TrendPoint> old = store.trends(0);
       assertEquals(1, old.size());
       assertEquals(7, old.get(0).blocks);
@@ -314,16 +314,17 @@ class HistoryStoreTest {
   void anEmbeddedIdentityMigrationCutShortIsFinishedAtTheNextStart() throws Exception {
     File storeDir = new File(dir, "identity-cut");
     String url = "jdbc:h2:file:" + new File(storeDir, "history").getAbsolutePath() + ";WRITE_DELAY=0";
-    try (HistoryStore store = StoreFactory.embedded(storeDir)) {
+    try (HistoryStore store = StoreFactory.embedded(storeDir, SharedStore.LEASE_TIMEOUT)) {
       store.namespaceId("hdfs://a");
     }
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
       // As left by a monitor stopped inside version 3, before any later version.
       st.execute("DELETE FROM schema_version WHERE version >= 3");
+      st.execute("DROP TABLE writer_lease");
       st.execute("ALTER TABLE namespace DROP COLUMN block_pool");
       st.execute("ALTER TABLE datanode DROP PRIMARY KEY");
     }
-    try (HistoryStore store = StoreFactory.embedded(storeDir)) {
+    try (HistoryStore store = StoreFactory.embedded(storeDir, SharedStore.LEASE_TIMEOUT)) {
       assertEquals(1, store.namespaceId("hdfs://a"));
       assertEquals(2, store.namespaceId("hdfs://b"));
       assertEquals(1, store.dataNodeId("u", "h", "a:1", "/r"));

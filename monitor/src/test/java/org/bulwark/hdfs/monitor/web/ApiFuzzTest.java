@@ -63,7 +63,7 @@ class ApiFuzzTest {
   void tenThousandHostileRequestsPerEndpointNoServerErrorNoTraceNoChange() throws Exception {
     String schema = TestPostgres.createSchema("bulwark_fuzz");
     Properties p = TestPostgres.credentials();
-    try (HistoryStore store = JdbcHistoryStore.open(TestPostgres.url(schema), p, "PostgreSQL " + schema)) {
+    try (HistoryStore store = JdbcHistoryStore.open(TestPostgres.url(schema), p, "PostgreSQL " + schema, 300_000)) {
       fill(store);
       String before = fingerprint(schema, p);
       Configuration conf = new Configuration(false);
