@@ -41,7 +41,10 @@ class NamespaceOutageHistoryTest {
           // As a production NameNode: safe mode until 99.9 % of the blocks are reported (the kit's fast
           // settings leave it at once).
           conf.setFloat("dfs.namenode.safemode.threshold-pct", 0.999f);
-          conf.setInt("dfs.namenode.safemode.extension", 0);
+          // And not before every DataNode has reported: a block whose second holder is late would be
+          // copied to the third DataNode at once, and the poll would see a replica the test did not make.
+          conf.setInt("dfs.namenode.safemode.min.datanodes", 3);
+          conf.setInt("dfs.namenode.safemode.extension", 3000);
         }).build()) {
       c.writeFile(new Path("/data/a"), 1 << 20, WriteOrigin.offCluster());
       c.writeFile(new Path("/data/b"), 1 << 20, WriteOrigin.offCluster());

@@ -9,7 +9,6 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -33,8 +32,6 @@ import org.bulwark.hdfs.testkit.TestPostgres;
  */
 final class ForkedMonitor implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(120);
-  /** Short, so that a monitor started after one killed with kill -9 waits seconds for its writer lease to expire. */
-  private static final int LEASE_SECONDS = 5;
   private static final Pattern POLLS = Pattern.compile("\"polls\" : (\\d+)");
   private static final Pattern IN_PROGRESS = Pattern.compile("\"pollInProgress\" : (true|false)");
 
@@ -72,12 +69,8 @@ final class ForkedMonitor implements AutoCloseable {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("the monitor is running");
     }
-    if (starts > 0) {
-      awaitLeaseExpired();
-    }
     Configuration conf = new Configuration(clusterConf);
     conf.set("bulwark.monitor.jdbc.url", jdbcUrl());
-    conf.set("bulwark.monitor.store.lease-timeout", LEASE_SECONDS + "s");
     conf.set("bulwark.monitor.jdbc.user", "postgres");
     conf.set("bulwark.monitor.http-address", "127.0.0.1:" + port);
     conf.set("bulwark.monitor.poll.interval", "1s");
@@ -92,22 +85,6 @@ final class ForkedMonitor implements AutoCloseable {
       Await.until("the forked monitor finished a poll", WAIT, () -> polls() >= 1);
     } catch (TimeoutException e) {
       throw new IOException("the block monitor did not poll; see " + new File(dir, "monitor-" + starts + ".log"), e);
-    }
-  }
-
-  /** The lease a monitor killed with kill -9 left behind has expired: waits for it, as an administrator would. */
-  private void awaitLeaseExpired() throws IOException, InterruptedException {
-    try {
-      Await.until("the killed monitor's writer lease expired", WAIT, () -> {
-        try (Connection c = TestPostgres.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-            "SELECT COUNT(*) FROM " + schema + ".writer_lease WHERE renewed_at > CURRENT_TIMESTAMP - INTERVAL '"
-                + LEASE_SECONDS + " seconds'")) {
-          rs.next();
-          return rs.getLong(1) == 0;
-        }
-      });
-    } catch (TimeoutException e) {
-      throw new IOException("the writer lease of the killed monitor never expired", e);
     }
   }
 

@@ -56,11 +56,12 @@ final class LeaseDecision {
    * @param holder the lease row, or null when there is none
    * @param instance the instance asking
    * @param timeoutMillis {@code bulwark.monitor.store.lease-timeout}
-   * @param holderGone whether the holder is known to be gone whatever its lease says: the embedded store's file is
-   *     locked by this process, so no other process has it open, and the holder is open in no store of this JVM
+   * @param holderGone why the holder is known to be gone whatever its lease says (the embedded store's file is
+   *     locked by this process and the holder is open in no store of this JVM; or the holder's process, on this
+   *     host, no longer runs), or null when it may be alive
    * @param store the store, as the messages name it
    */
-  static LeaseDecision decide(Holder holder, String instance, long timeoutMillis, boolean holderGone, String store) {
+  static LeaseDecision decide(Holder holder, String instance, long timeoutMillis, String holderGone, String store) {
     if (holder == null || holder.instance == null) {
       return new LeaseDecision(Outcome.FREE, null);
     }
@@ -76,9 +77,9 @@ final class LeaseDecision {
           + who + ": not renewed for " + ago + " s, longer than " + MonitorKeys.LEASE_TIMEOUT.getName() + " ("
           + timeoutMillis / 1000 + " s); that monitor, if it wakes, records nothing more");
     }
-    if (holderGone) {
+    if (holderGone != null) {
       return new LeaseDecision(Outcome.ABANDONED, "Took over the writer lease of the history store (" + store + ") from "
-          + who + ", renewed " + ago + " s ago: that monitor no longer has the store's file open");
+          + who + ", renewed " + ago + " s ago: " + holderGone);
     }
     long left = Math.max(1, (timeoutMillis - agoMillis + 999) / 1000);
     return new LeaseDecision(Outcome.HELD, "the history store (" + store + ") is written by another block monitor ("

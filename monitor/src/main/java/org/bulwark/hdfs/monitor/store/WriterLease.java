@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.monitor.store;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -37,6 +38,7 @@ final class WriterLease {
   private static final Set<String> OPEN_HERE = ConcurrentHashMap.newKeySet();
   private static final long PID = pid();
   private static final String HOST = host();
+  private static final File PROC = new File("/proc");
 
   final String instance = UUID.randomUUID().toString();
   final long timeoutMillis;
@@ -64,8 +66,7 @@ final class WriterLease {
             rs.getTimestamp(5)));
       }
     }
-    boolean gone = fileLocked && holder != null && !OPEN_HERE.contains(holder.instance);
-    LeaseDecision d = LeaseDecision.decide(holder, instance, timeoutMillis, gone, store);
+    LeaseDecision d = LeaseDecision.decide(holder, instance, timeoutMillis, holder == null ? null : whyGone(holder), store);
     if (!d.take()) {
       c.rollback();
       throw new IOException(d.message);
@@ -84,6 +85,30 @@ final class WriterLease {
     if (d.message != null) {
       LOG.warn(d.message);
     }
+  }
+
+  /**
+   * Why {@code holder} is known to be gone although its lease may be fresh, or null. A holder open in a store
+   * of this JVM is alive. Otherwise it is gone when the store is a file only this process can have open, or
+   * when it ran on this host and its process no longer runs (a monitor restarted after kill -9 or a crash,
+   * which would otherwise wait out the lease timeout; a pid reused since counts as alive, so it waits).
+   */
+  private String whyGone(LeaseDecision.Holder holder) {
+    if (OPEN_HERE.contains(holder.instance)) {
+      return null;
+    }
+    if (fileLocked) {
+      return "that monitor no longer has the store's file open";
+    }
+    if (HOST.equals(holder.host) && holder.pid > 0 && (holder.pid == PID || !processRuns(holder.pid))) {
+      return "that monitor's process no longer runs on this host";
+    }
+    return null;
+  }
+
+  /** Whether process {@code pid} runs on this host; true where the host cannot tell (no {@code /proc}). */
+  static boolean processRuns(long pid) {
+    return !new File(PROC, "self").isDirectory() || new File(PROC, Long.toString(pid)).exists();
   }
 
   /** Renews the lease in {@code c}'s open transaction; false when this instance no longer holds it. */

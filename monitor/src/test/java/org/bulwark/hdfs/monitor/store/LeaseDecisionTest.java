@@ -14,7 +14,7 @@ class LeaseDecisionTest {
   private static final long TIMEOUT = 300_000;
   private static final String STORE = "PostgreSQL jdbc:postgresql://db/bulwark";
 
-  private static LeaseDecision decide(Holder holder, boolean holderGone) {
+  private static LeaseDecision decide(Holder holder, String holderGone) {
     return LeaseDecision.decide(holder, "me", TIMEOUT, holderGone, STORE);
   }
 
@@ -25,7 +25,7 @@ class LeaseDecisionTest {
   @Test
   void aFreeLeaseIsTaken() {
     for (Holder free : new Holder[] {null, new Holder(null, null, 0, Long.MAX_VALUE)}) {
-      LeaseDecision d = decide(free, false);
+      LeaseDecision d = decide(free, null);
       assertEquals(Outcome.FREE, d.outcome);
       assertTrue(d.take());
       assertNull(d.message);
@@ -35,7 +35,7 @@ class LeaseDecisionTest {
   @Test
   void ourOwnLeaseIsTakenHoweverFreshOrOld() {
     for (long ago : new long[] {0, TIMEOUT, 10 * TIMEOUT}) {
-      LeaseDecision d = decide(new Holder("me", "mon1", 1, ago), false);
+      LeaseDecision d = decide(new Holder("me", "mon1", 1, ago), null);
       assertEquals(Outcome.OURS, d.outcome);
       assertTrue(d.take());
     }
@@ -43,7 +43,7 @@ class LeaseDecisionTest {
 
   @Test
   void aFreshLeaseOfAnotherIsRefusedWithOneLineNamingHolderKeyAndWhatToDo() {
-    LeaseDecision d = decide(other(12_400), false);
+    LeaseDecision d = decide(other(12_400), null);
     assertEquals(Outcome.HELD, d.outcome);
     assertFalse(d.take());
     assertEquals("the history store (PostgreSQL jdbc:postgresql://db/bulwark) is written by another block monitor "
@@ -53,9 +53,9 @@ class LeaseDecisionTest {
 
   @Test
   void theLeaseExpiresOnlyOnceRenewedLongerAgoThanTheTimeout() {
-    assertEquals(Outcome.HELD, decide(other(TIMEOUT), false).outcome);
-    assertTrue(decide(other(TIMEOUT), false).message.contains("in 1 s"), "never 'in 0 s' while it holds");
-    LeaseDecision d = decide(other(TIMEOUT + 1), false);
+    assertEquals(Outcome.HELD, decide(other(TIMEOUT), null).outcome);
+    assertTrue(decide(other(TIMEOUT), null).message.contains("in 1 s"), "never 'in 0 s' while it holds");
+    LeaseDecision d = decide(other(TIMEOUT + 1), null);
     assertEquals(Outcome.EXPIRED, d.outcome);
     assertTrue(d.take());
     assertEquals("Took over the writer lease of the history store (PostgreSQL jdbc:postgresql://db/bulwark) from host "
@@ -65,7 +65,7 @@ class LeaseDecisionTest {
 
   @Test
   void aFreshLeaseOfAHolderKnownGoneIsTaken() {
-    LeaseDecision d = decide(other(2_000), true);
+    LeaseDecision d = decide(other(2_000), "that monitor no longer has the store's file open");
     assertEquals(Outcome.ABANDONED, d.outcome);
     assertTrue(d.take());
     assertTrue(d.message.contains("from host mon2.example.com, pid 4242, renewed 2 s ago: that monitor no longer has the "
@@ -74,7 +74,7 @@ class LeaseDecisionTest {
 
   @Test
   void aRenewalTimeAheadOfTheDatabaseClockCountsAsFresh() {
-    LeaseDecision d = decide(other(-5_000), false);
+    LeaseDecision d = decide(other(-5_000), null);
     assertEquals(Outcome.HELD, d.outcome);
     assertTrue(d.message.contains("lease renewed 0 s ago") && d.message.contains("in 300 s"), d.message);
   }

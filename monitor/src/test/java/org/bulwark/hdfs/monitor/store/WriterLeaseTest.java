@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -126,6 +127,42 @@ class WriterLeaseTest {
       assertEquals(2, again.namespaceId("hdfs://ns2"), "it writes");
       assertNotNull(place.leaseHolder());
       assertThrows(IOException.class, place::open, "and holds the lease in turn");
+    }
+  }
+
+  /**
+   * A monitor restarted on its host after kill -9 (or a crash) finds its predecessor's lease fresh; that process no
+   * longer runs, so the lease is taken at once rather than after the timeout. A lease of a process still running on
+   * this host is refused. (The embedded store's file lock already proves such a holder gone.)
+   */
+  @ParameterizedTest
+  @MethodSource("engines")
+  void aMonitorRestartedOnItsHostAfterItsProcessDiedTakesTheLeaseAtOnce(String engine) throws Exception {
+    SharedStore place = new SharedStore(engine, dir, "lease_restart");
+    try (HistoryStore first = place.open()) {
+      first.namespaceId("hdfs://ns1");
+    }
+    String host = InetAddress.getLocalHost().getHostName();
+    Process exited = new ProcessBuilder("true").start();
+    exited.waitFor();
+    place.execute("UPDATE writer_lease SET instance = 'killed', host = '" + host + "', pid = " + exited.pid()
+        + ", renewed_at = CURRENT_TIMESTAMP");
+    try (HistoryStore restarted = place.open()) {
+      assertEquals(2, restarted.namespaceId("hdfs://ns2"), "it writes");
+    }
+
+    Process running = new ProcessBuilder("sleep", "60").start();
+    try {
+      place.execute("UPDATE writer_lease SET instance = 'alive', host = '" + host + "', pid = " + running.pid()
+          + ", renewed_at = CURRENT_TIMESTAMP");
+      if (engine.equals("postgresql")) {
+        IOException refused = assertThrows(IOException.class, place::open);
+        assertTrue(refused.getMessage().contains("pid " + running.pid() + ", lease renewed"), refused.getMessage());
+      } else {
+        place.open().close();
+      }
+    } finally {
+      running.destroy();
     }
   }
 
