@@ -63,11 +63,16 @@ public interface HistoryStore extends Closeable {
   /** Every DataNode's present state. */
   List<StateSpan> currentDataNodes() throws IOException;
 
-  /** Every namespace's poll figures since {@code since}, oldest first. */
-  List<TrendPoint> trends(long since) throws IOException;
+  /**
+   * Each namespace's poll figures from {@code since} to {@code until}, oldest first, at most {@code maxPoints} per
+   * namespace: every poll while they fit, else one per equal share of the range, with the last poll's figures and
+   * the highest missing and corrupt counts in it (a spike must not vanish when thinned). Thinned by the database,
+   * so a range of months costs the chart's points, not every poll, in the monitor's heap.
+   */
+  List<TrendPoint> trends(long since, long until, int maxPoints) throws IOException;
 
-  /** Every rack's capacity and use at each poll since {@code since}, oldest first. */
-  List<RackFillPoint> rackFill(long since) throws IOException;
+  /** Each rack's capacity and use from {@code since} to {@code until}, oldest first, thinned as {@link #trends} (last poll per share). */
+  List<RackFillPoint> rackFill(long since, long until, int maxPoints) throws IOException;
 
   /**
    * Renews this monitor's writer lease on the store now (it is renewed in every write, and between writes on a

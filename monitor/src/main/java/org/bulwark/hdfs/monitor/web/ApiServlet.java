@@ -263,13 +263,12 @@ public final class ApiServlet extends HttpServlet {
     }
     long now = System.currentTimeMillis();
     long since = now - hours * 3_600_000L;
-    TrendSeries series = new TrendSeries(CHART_POINTS, since, now);
     ObjectNode out = JSON.createObjectNode();
     out.put("since", since).put("until", now);
     out.putArray("pollColumns").add("time").add("blocks").add("missing").add("corrupt").add("oneRack").add("twoRacks")
         .add("moreRacks");
-    out.set("polls", series.polls(JSON, store.trends(since)));
-    out.set("rackUtilisation", series.racks(JSON, store.rackFill(since)));
+    out.set("polls", TrendSeries.polls(JSON, store.trends(since, now, CHART_POINTS)));
+    out.set("rackUtilisation", TrendSeries.racks(JSON, store.rackFill(since, now, CHART_POINTS)));
     return out;
   }
 

@@ -235,7 +235,7 @@ class HistoryStoreTest {
       PollChanges c2 = state.diff(ns, 2000, Map.of(), Map.of());
       store.record(c2, new PollSummary(1900, 2000, 10, 40, 100, 3, 0, 0, new long[] {0, 10, 30}, Map.of()));
 
-      List<TrendPoint> trends = store.trends(0);
+      List<TrendPoint> trends = store.trends(0, Long.MAX_VALUE, Integer.MAX_VALUE);
       assertEquals(2, trends.size());
       TrendPoint first = trends.get(0);
       assertEquals("hdfs://ns1", first.namespace);
@@ -243,15 +243,15 @@ class HistoryStoreTest {
       assertEquals(List.of(40L, 1L, 2L, 5L, 15L, 19L),
           List.of(first.blocks, first.missing, first.corrupt, first.oneRack, first.twoRacks, first.moreRacks));
       assertEquals(30, trends.get(1).moreRacks);
-      assertEquals(1, store.trends(1500).size(), "only polls since the time asked");
-      List<RackFillPoint> racks = store.rackFill(0);
+      assertEquals(1, store.trends(1500, Long.MAX_VALUE, Integer.MAX_VALUE).size(), "only polls since the time asked");
+      List<RackFillPoint> racks = store.rackFill(0, Long.MAX_VALUE, Integer.MAX_VALUE);
       assertEquals(2, racks.size(), "the second poll read no DataNode report");
       assertEquals("/r2", racks.get(1).rack);
       assertEquals(500, racks.get(1).used);
 
       store.deleteHistoryBefore(1500);
-      assertEquals(1, store.trends(0).size());
-      assertEquals(0, store.rackFill(0).size());
+      assertEquals(1, store.trends(0, Long.MAX_VALUE, Integer.MAX_VALUE).size());
+      assertEquals(0, store.rackFill(0, Long.MAX_VALUE, Integer.MAX_VALUE).size());
     }
   }
 
@@ -288,7 +288,7 @@ class HistoryStoreTest {
       st.execute("INSERT INTO poll VALUES (1, 900, 1000, 3, 7, 21, 2)");
     }
     try (HistoryStore store = JdbcHistoryStore.open(url, props, "version 1 store", SharedStore.LEASE_TIMEOUT)) {
-      List<TrendPoint> old = store.trends(0);
+      List<TrendPoint> old = store.trends(0, Long.MAX_VALUE, Integer.MAX_VALUE);
       assertEquals(1, old.size());
       assertEquals(7, old.get(0).blocks);
       assertEquals(0, old.get(0).missing);
@@ -296,8 +296,8 @@ class HistoryStoreTest {
       assertEquals(1, ns);
       store.record(store.loadState(ns).diff(ns, 2000, Map.of(), Map.of()),
           new PollSummary(1900, 2000, 3, 7, 21, 2, 1, 0, new long[] {1, 2, 3}, Map.of("/r", new long[] {10, 5})));
-      assertEquals(1, store.trends(1500).get(0).missing);
-      assertEquals(1, store.rackFill(0).size());
+      assertEquals(1, store.trends(1500, Long.MAX_VALUE, Integer.MAX_VALUE).get(0).missing);
+      assertEquals(1, store.rackFill(0, Long.MAX_VALUE, Integer.MAX_VALUE).size());
       assertEquals(6, store.namespaceId("hdfs://new"), "after the largest namespace id");
       int dn = store.dataNodeId("uuid-new", "dn.new", "10.0.0.10:9866", "/r");
       assertEquals(4, dn, "after the largest DataNode id");

@@ -73,6 +73,11 @@ public final class SharedStore {
         .toString();
   }
 
+  /** A connection of its own to the store's database, for a test writing many rows at once. */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, props);
+  }
+
   public void execute(String sql) throws SQLException {
     try (Connection c = DriverManager.getConnection(url, props); Statement s = c.createStatement()) {
       s.execute(sql);
