@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +15,8 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.ReplicaReach;
 
@@ -21,20 +24,25 @@ import org.bulwark.hdfs.placement.rules.ReplicaReach;
  * Which racks and datacenters offer each storage type, as of one topology snapshot, and so how many of
  * them a block can span. Why: {@code verifyBlockPlacement} is not told the block's storage policy, but
  * its replicas' locations say where each replica could be instead. fsck passes each replica's storage
- * (its type exactly); the NameNode's own checks pass DataNode descriptors, whose storage types are all
- * the types the replica might have. A replica of a type offered on every rack could be anywhere (on a
- * cluster of one storage type, every replica: that case costs nothing); an ARCHIVE replica only where
- * ARCHIVE is offered. A DataNode with several types counts as anywhere any of them is offered, so a
- * COLD block on DataNodes with DISK volumes too is still asked by the NameNode to span every rack
- * (never fewer places than the block could need).
+ * (its type exactly); the NameNode's own checks pass DataNode descriptors, whose storage types (failed
+ * volumes left out) are all the types the replica might have. The replicas are judged by the types their
+ * DataNodes all share: COLD replicas on archive nodes, or on archive nodes and one with DISK volumes too,
+ * can be only where ARCHIVE is offered; a type offered on every rack confines nothing (on a cluster of one
+ * storage type nothing is confined, and that case costs nothing). Replicas sharing no type (WARM: DISK and
+ * ARCHIVE) are each judged by their own DataNode's types. COLD replicas all on DataNodes with DISK volumes
+ * too are still asked by the NameNode to span every rack (never fewer places than the block could need).
  */
 final class StorageTypePlaces {
   private final Level racks;
   private final Level datacenters;
   /** Every type offered is offered on every rack: no replica is confined, the common case costs nothing. */
   private final boolean uniform;
+  /** Each in-service DataNode's usable types, read once per snapshot rather than once per block checked. */
+  private final Map<DatanodeDescriptor, Set<StorageType>> typesByNode;
 
-  private StorageTypePlaces(Map<StorageType, Set<String>> racksByType, int racks, int datacenters) {
+  private StorageTypePlaces(Map<StorageType, Set<String>> racksByType, Map<DatanodeDescriptor, Set<StorageType>> typesByNode,
+      int racks, int datacenters) {
+    this.typesByNode = typesByNode;
     Map<StorageType, Set<String>> datacentersByType = new EnumMap<>(StorageType.class);
     boolean everywhere = true;
     for (Map.Entry<StorageType, Set<String>> e : racksByType.entrySet()) {
@@ -53,15 +61,18 @@ final class StorageTypePlaces {
   /** Collects the storage types of each in-service DataNode's rack; add each, then {@link #build}. */
   static final class Builder {
     private final Map<StorageType, Set<String>> racksByType = new EnumMap<>(StorageType.class);
+    private final Map<DatanodeDescriptor, Set<StorageType>> typesByNode = new IdentityHashMap<>();
 
-    void add(String rack, Set<StorageType> types) {
+    void add(DatanodeDescriptor dn) {
+      Set<StorageType> types = usableTypes(dn);
+      typesByNode.put(dn, types);
       for (StorageType t : types) {
-        racksByType.computeIfAbsent(t, k -> new HashSet<>()).add(rack);
+        racksByType.computeIfAbsent(t, k -> new HashSet<>()).add(dn.getNetworkLocation());
       }
     }
 
     StorageTypePlaces build(RackFill fill) {
-      return new StorageTypePlaces(racksByType, fill.racks().size(), fill.datacenters().size());
+      return new StorageTypePlaces(racksByType, typesByNode, fill.racks().size(), fill.datacenters().size());
     }
   }
 
@@ -80,45 +91,73 @@ final class StorageTypePlaces {
   }
 
   /**
-   * The storage types that confine the replicas on {@code locs}: every type their DataNodes may hold them
-   * on, when none of those types is offered on every rack; null when the replicas could be anywhere.
+   * The storage types that confine the replicas on {@code locs}: the types every replica's DataNode offers,
+   * when those are not offered on every rack; null when the replicas could be anywhere, or share no type.
    */
   Set<StorageType> confiningTypes(DatanodeInfo[] locs) {
+    Set<StorageType> shared = sharedTypes(locs);
+    return shared == null || shared.isEmpty() || racks.optionsFor(shared) == null ? null : shared;
+  }
+
+  /**
+   * The types every replica on {@code locs} may have (empty when they share none); null when uniform or unknown.
+   * Judging every replica by the shared types keeps a repair's target from loosening the rule: a COLD block's
+   * new copy on a DataNode with DISK volumes too is an ARCHIVE copy like the others, not one that could be anywhere.
+   */
+  private Set<StorageType> sharedTypes(DatanodeInfo[] locs) {
     if (uniform || locs == null || locs.length == 0) {
       return null;
     }
-    EnumSet<StorageType> all = EnumSet.noneOf(StorageType.class);
+    EnumSet<StorageType> shared = EnumSet.allOf(StorageType.class);
     for (DatanodeInfo dn : locs) {
       Set<StorageType> types = typesOf(dn);
-      if (types == null || racks.optionsFor(types) == null) {
+      if (types == null) {
         return null;
       }
-      all.addAll(types);
+      shared.retainAll(types);
     }
-    return racks.optionsFor(all) == null ? null : all;
+    return shared;
   }
 
   private int reach(DatanodeInfo[] locs, int replicas, Level level) {
-    if (uniform || locs == null || locs.length == 0) {
+    Set<StorageType> shared = sharedTypes(locs);
+    if (shared == null) {
       return level.places;
     }
+    if (!shared.isEmpty()) {
+      Set<String> options = level.optionsFor(shared);
+      return options == null ? level.places : options.size();
+    }
+    // Replicas of different types (WARM: DISK and ARCHIVE): each where its own DataNode's types are offered.
     List<Set<String>> options = new ArrayList<>(locs.length);
     for (DatanodeInfo dn : locs) {
-      Set<StorageType> types = typesOf(dn);
-      options.add(types == null ? null : level.optionsFor(types));
+      options.add(level.optionsFor(typesOf(dn)));
     }
     return ReplicaReach.maxDistinctPlaces(options, replicas - locs.length, level.places);
   }
 
   /** The storage types the replica on {@code dn} may have; null when unknown. */
-  private static Set<StorageType> typesOf(DatanodeInfo dn) {
+  Set<StorageType> typesOf(DatanodeInfo dn) {
     if (dn instanceof DatanodeInfoWithStorage) {
-      return EnumSet.of(((DatanodeInfoWithStorage) dn).getStorageType());
+      StorageType type = ((DatanodeInfoWithStorage) dn).getStorageType();
+      return type == null ? null : EnumSet.of(type);
     }
     if (dn instanceof DatanodeDescriptor) {
-      return ((DatanodeDescriptor) dn).getStorageTypes();
+      Set<StorageType> known = typesByNode.get(dn);
+      return known != null ? known : usableTypes((DatanodeDescriptor) dn);
     }
     return null;
+  }
+
+  /** The types of a DataNode's storages that have not failed: a failed volume offers nothing. */
+  static Set<StorageType> usableTypes(DatanodeDescriptor dn) {
+    EnumSet<StorageType> types = EnumSet.noneOf(StorageType.class);
+    for (StorageReport r : dn.getStorageReports()) {
+      if (r.getStorage().getState() != DatanodeStorage.State.FAILED) {
+        types.add(r.getStorage().getStorageType());
+      }
+    }
+    return types;
   }
 
   /** Racks or datacenters: where each type is offered, and the places a set of types reaches (kept per set). */

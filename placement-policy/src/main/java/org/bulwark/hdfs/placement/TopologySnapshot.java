@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +39,7 @@ final class TopologySnapshot {
   /** Which racks and datacenters offer each storage type. */
   final StorageTypePlaces storage;
   private final Map<Set<StorageType>, Map<String, int[]>> offeringByTypes = new ConcurrentHashMap<>();
-  /** The key of {@link #offering} for any DataNode (no set of types is empty but this one). */
+  /** The key of {@link #offering} for any DataNode (an empty set of types is looked up as this one). */
   private static final Set<StorageType> ANY_TYPE = Collections.unmodifiableSet(EnumSet.noneOf(StorageType.class));
 
   private TopologySnapshot(RackFill fill, Map<String, DatanodeDescriptor[]> nodesByRack, double meanXceivers,
@@ -74,8 +75,10 @@ final class TopologySnapshot {
     Map<String, List<DatanodeDescriptor>> byRack = new HashMap<>();
     long xceivers = 0;
     int inService = 0;
+    // A walk racing a change can list a DataNode twice: each counts once.
+    Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<Node, Boolean>());
     for (Node node : leaves(topology)) {
-      if (!(node instanceof DatanodeInfo)) {
+      if (!(node instanceof DatanodeInfo) || !seen.add(node)) {
         continue;
       }
       DatanodeInfo dn = (DatanodeInfo) node;
@@ -88,7 +91,7 @@ final class TopologySnapshot {
       inService++;
       if (dn instanceof DatanodeDescriptor) {
         byRack.computeIfAbsent(dn.getNetworkLocation(), r -> new ArrayList<>()).add((DatanodeDescriptor) dn);
-        storage.add(dn.getNetworkLocation(), ((DatanodeDescriptor) dn).getStorageTypes());
+        storage.add((DatanodeDescriptor) dn);
       }
     }
     Map<String, DatanodeDescriptor[]> nodes = new HashMap<>();
@@ -110,14 +113,15 @@ final class TopologySnapshot {
    * at a map lookup's cost.
    */
   Map<String, int[]> offering(Set<StorageType> types) {
-    return offeringByTypes.computeIfAbsent(types == null ? ANY_TYPE : types, t -> {
+    // An empty set (equal to the any-type key, which is told apart by identity) means any DataNode as well.
+    return offeringByTypes.computeIfAbsent(types == null || types.isEmpty() ? ANY_TYPE : types, t -> {
       Map<String, int[]> out = new HashMap<>();
       for (String dc : fill.datacenters()) {
         int[] nodesAndRacks = new int[2];
         for (String rack : fill.racksIn(dc)) {
           int n = 0;
           for (DatanodeDescriptor d : nodesIn(rack)) {
-            if (t == ANY_TYPE || !Collections.disjoint(d.getStorageTypes(), t)) {
+            if (t == ANY_TYPE || !Collections.disjoint(storage.typesOf(d), t)) {
               n++;
             }
           }

@@ -11,8 +11,12 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage.State;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,6 +120,38 @@ class StorageTypePlacesTest {
     DatanodeInfo[] crowded = {t.inRack("/dc1/r1").get(2), t.inRack("/dc1/r1").get(3), t.inRack("/dc1/r2").get(2),
         t.inRack("/dc1/r2").get(3), t.inRack("/dc2/r3").get(2)};
     assertFalse(satisfied(ec, 5, crowded), "4 cells in /dc1 while /dc2 offers ARCHIVE too");
+  }
+
+  @Test
+  void aRepairCopyOnADataNodeWithDiskTooCountsAsTheTypeTheReplicasShare() {
+    // ARCHIVE on /r1 (archive nodes) and on /r2 (DataNodes with DISK and ARCHIVE volumes); DISK on /r2-/r4.
+    SimulatedTopology t = new SimulatedTopology(conf());
+    t.addRack("/r1", 3, TB, 0, StorageType.ARCHIVE).addRack("/r2", 2, TB, 0, StorageType.ARCHIVE);
+    for (DatanodeDescriptor mixed : t.inRack("/r2")) {
+      BlockManagerTestUtil.updateStorage(mixed, new DatanodeStorage("disk-" + mixed.getHostName(), State.NORMAL, StorageType.DISK));
+    }
+    t.addRack("/r3", 2, TB, 0).addRack("/r4", 2, TB, 0);
+    List<DatanodeDescriptor> r1 = t.inRack("/r1");
+    DatanodeDescriptor mixed = t.inRack("/r2").get(0);
+    BlockPlacementPolicyDefault perRack = t.policy(OneReplicaPerRackPlacementPolicy.class, conf());
+    BlockPlacementStatus before = perRack.verifyBlockPlacement(new DatanodeInfo[] {r1.get(0), r1.get(1), r1.get(2)}, 3);
+    assertFalse(before.isPlacementPolicySatisfied(), "a COLD block on one of the two archive racks");
+    BlockPlacementStatus after = perRack.verifyBlockPlacement(new DatanodeInfo[] {r1.get(0), r1.get(1), r1.get(2), mixed}, 3);
+    assertTrue(after.isPlacementPolicySatisfied() || after.getAdditionalReplicasRequired() < before.getAdditionalReplicasRequired(),
+        "the NameNode keeps a repair only if it lowers the count: the copy on /r2 must");
+    assertTrue(satisfied(perRack, 3, r1.get(0), r1.get(1), mixed), "both archive racks");
+    assertFalse(satisfied(perRack, 3, t.inRack("/r3").get(0), t.inRack("/r3").get(1), mixed),
+        "DISK replicas (sharing DISK, offered on three racks) must span three");
+  }
+
+  @Test
+  void aFailedVolumeOffersNothing() {
+    SimulatedTopology t = archiveInOneDatacenter();
+    // A DISK DataNode of /dc2/r3 with an ARCHIVE volume that failed: /dc2 still offers no ARCHIVE.
+    BlockManagerTestUtil.updateStorage(t.inRack("/dc2/r3").get(0), new DatanodeStorage("failed-archive", State.FAILED,
+        StorageType.ARCHIVE));
+    BlockPlacementPolicyDefault hierarchical = t.policy(HierarchicalPlacementPolicy.class, conf());
+    assertTrue(satisfied(hierarchical, 3, t.inRack("/dc1/r1").get(2), t.inRack("/dc1/r1").get(3), t.inRack("/dc1/r2").get(2)));
   }
 
   private static DatanodeInfo stored(DatanodeDescriptor dn, StorageType type) {
