@@ -54,9 +54,12 @@ public final class JdbcHistoryStore implements HistoryStore {
   private final WriterLease lease;
   /** Renews the lease between writes; null when opened read-only. */
   private final ScheduledExecutorService renewals;
+  /** The renewal timer's own connection (null until first used or after a failure); guarded by {@link #keeperLock}. */
+  private Connection keeper;
+  private final Object keeperLock = new Object();
   /** Why this store writes no more (its lease was taken over), or null. */
   private String lost;
-  private boolean closed;
+  private volatile boolean closed;
   /** Null while lost: the next write opens a new one. */
   private Connection writer;
   /** Null while lost: the next query opens a new one. */
@@ -101,12 +104,12 @@ public final class JdbcHistoryStore implements HistoryStore {
    */
   public static JdbcHistoryStore open(String url, Properties props, String description, long leaseTimeoutMillis)
       throws IOException {
-    return open(url, props, description, new WriterLease(leaseTimeoutMillis, false, description));
+    return open(url, props, description, new WriterLease(leaseTimeoutMillis, false, description, url));
   }
 
   /** {@link #open} for the embedded H2 file, which only this process can have open: see {@link WriterLease}. */
   static JdbcHistoryStore openLockedFile(String url, String description, long leaseTimeoutMillis) throws IOException {
-    return open(url, new Properties(), description, new WriterLease(leaseTimeoutMillis, true, description));
+    return open(url, new Properties(), description, new WriterLease(leaseTimeoutMillis, true, description, url));
   }
 
   /**
@@ -238,20 +241,41 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
-  /** Between writes: a monitor quiet for a long scan keeps its store. A lease lost was logged when found out. */
+  /**
+   * Between writes: a monitor quiet for a long scan, or reading its state back for minutes, keeps its store. On a
+   * connection of its own, so neither waits for the other's lock; while a write transaction holds the lease row
+   * it waits for the commit (which renews the lease itself). A lease lost is logged when a write finds it out.
+   */
   private void renewOnTimer() {
-    synchronized (writeLock) {
+    synchronized (keeperLock) {
       if (closed) {
         return;
       }
       try {
-        renewLease();
-      } catch (LeaseLostException e) {
-        renewals.shutdown();
-      } catch (IOException e) {
-        LOG.warn("{} (tried again in {} s)", e.getMessage(), lease.timeoutMillis / 3000);
+        if (keeper == null) {
+          keeper = DriverManager.getConnection(url, props);
+          keeper.setAutoCommit(true);
+        }
+        if (!lease.renew(keeper)) {
+          LOG.error("The writer lease of the history store ({}) is no longer this monitor's: its next write stops it",
+              description);
+          renewals.shutdown();
+        }
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("Could not renew the writer lease of the history store ({}); trying again in {} s", description,
+            lease.timeoutMillis / 3000, e);
+        closeQuietly(keeper);
+        keeper = null;
       }
     }
+  }
+
+  /**
+   * Renews the lease again at the end of a write transaction that may have run long (a first poll, retention):
+   * a contender waiting on the lease row then reads a renewal from now, not from the transaction's start.
+   */
+  private void renewBeforeCommit() throws SQLException, LeaseLostException {
+    beginWrite();
   }
 
   /**
@@ -611,6 +635,7 @@ public final class JdbcHistoryStore implements HistoryStore {
           fill.executeBatch();
         }
         stepListener.reached("poll row");
+        renewBeforeCommit();
         writer.commit();
       } catch (SQLException e) {
         rollback();
@@ -856,6 +881,7 @@ public final class JdbcHistoryStore implements HistoryStore {
 
   @Override
   public List<TrendPoint> trends(long since, long until, int maxPoints) throws IOException {
+    checkRange(since, until, maxPoints);
     synchronized (readLock) {
       openReader();
       List<TrendPoint> out = new ArrayList<>();
@@ -890,6 +916,7 @@ public final class JdbcHistoryStore implements HistoryStore {
    */
   @Override
   public List<RackFillPoint> rackFill(long since, long until, int maxPoints) throws IOException {
+    checkRange(since, until, maxPoints);
     synchronized (readLock) {
       openReader();
       List<RackFillPoint> out = new ArrayList<>();
@@ -924,6 +951,13 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  private static void checkRange(long since, long until, int maxPoints) {
+    if (maxPoints < 1 || since < 0 || until < since) {
+      throw new IllegalArgumentException("a chart range needs 0 <= since <= until and at least one point: since " + since
+          + ", until " + until + ", points " + maxPoints);
+    }
+  }
+
   /** Polls of every namespace in the range (an index range count). */
   private long pollsIn(long since, long until) throws SQLException {
     try (PreparedStatement p = reader.prepareStatement("SELECT COUNT(*) FROM poll WHERE finished >= ? AND finished <= ?")) {
@@ -938,10 +972,14 @@ public final class JdbcHistoryStore implements HistoryStore {
   private List<Long> lastFillOfEachShare(long since, long until, int maxPoints) throws SQLException {
     long width = (until - since) / maxPoints + 1;
     List<Long> times = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT finished FROM rack_fill WHERE finished >= ? AND finished < ? "
+    try (PreparedStatement p = reader.prepareStatement("SELECT finished FROM rack_fill WHERE finished >= ? AND finished <= ? "
         + "ORDER BY finished DESC FETCH FIRST 1 ROWS ONLY")) {
-      for (long from = since; from <= until; from += width) {
-        bind(p, from, Math.min(from + width, until + 1));
+      for (int k = 0; k < maxPoints; k++) {
+        long from = since + k * width;
+        if (from > until || from < since) {
+          break;
+        }
+        bind(p, from, until - from < width ? until : from + width - 1);
         try (ResultSet rs = p.executeQuery()) {
           if (rs.next()) {
             times.add(rs.getLong(1));
@@ -1005,6 +1043,7 @@ public final class JdbcHistoryStore implements HistoryStore {
             "DELETE FROM rack_fill WHERE finished < " + time}) {
           deleted += s.executeUpdate(sql);
         }
+        renewBeforeCommit();
         writer.commit();
         return deleted;
       } catch (SQLException e) {
@@ -1099,6 +1138,9 @@ public final class JdbcHistoryStore implements HistoryStore {
     if (lost != null) {
       throw new LeaseLostException(lost);
     }
+    if (closed) {
+      throw new IOException("the history store (" + description + ") is closed");
+    }
     if (writer == null) {
       try {
         Connection w = DriverManager.getConnection(url, props);
@@ -1152,7 +1194,6 @@ public final class JdbcHistoryStore implements HistoryStore {
     }
     synchronized (writeLock) {
       if (lease != null && !closed) {
-        closed = true;
         try {
           if (lost == null) {
             openWriter();
@@ -1162,10 +1203,17 @@ public final class JdbcHistoryStore implements HistoryStore {
           LOG.warn("Could not give back the writer lease of the history store ({}): a monitor started on it within {} s "
               + "is refused: {}", description, lease.timeoutMillis / 1000, e.getMessage());
         } finally {
+          closed = true;
           lease.forget();
         }
       }
+      closed = true;
       closeQuietly(writer);
+      writer = null;
+    }
+    synchronized (keeperLock) {
+      closeQuietly(keeper);
+      keeper = null;
     }
   }
 }

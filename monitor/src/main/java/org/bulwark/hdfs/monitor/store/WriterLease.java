@@ -3,6 +3,8 @@ package org.bulwark.hdfs.monitor.store;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
@@ -39,43 +41,56 @@ final class WriterLease {
   private static final long PID = pid();
   private static final String HOST = host();
   private static final File PROC = new File("/proc");
+  /** This machine's boot and process namespace: a pid means one process only among processes sharing both. */
+  private static final String MACHINE = machine();
+  private static final long PROCESS_START = PID > 0 ? processStart(PID) : -1;
 
   final String instance = UUID.randomUUID().toString();
   final long timeoutMillis;
   private final boolean fileLocked;
   private final String store;
+  /** The database's clock, read live: a renewal at the end of a long transaction must not carry its start time. */
+  private final String now;
 
   /**
    * @param fileLocked whether the store is a file only this process can have open (the embedded H2 file): a
    *     lease left by a monitor killed before it could release it is then taken at once
    * @param store the store, as messages name it
+   * @param url the store's JDBC URL: PostgreSQL's {@code CURRENT_TIMESTAMP} is its transaction's start, so there
+   *     {@code clock_timestamp()} is read (the embedded store's contenders are in one process, which H2's file
+   *     lock keeps to one)
    */
-  WriterLease(long timeoutMillis, boolean fileLocked, String store) {
+  WriterLease(long timeoutMillis, boolean fileLocked, String store, String url) {
     this.timeoutMillis = timeoutMillis;
     this.fileLocked = fileLocked;
     this.store = store;
+    this.now = url.startsWith("jdbc:postgresql:") ? "clock_timestamp()" : "CURRENT_TIMESTAMP";
   }
 
   /** Takes the lease (and commits), or throws the refusal: one line naming the holder and what to do. */
   void acquire(Connection c) throws SQLException, IOException {
     LeaseDecision.Holder holder = null;
-    try (PreparedStatement p = c.prepareStatement("SELECT instance, host, pid, renewed_at, CURRENT_TIMESTAMP" + ROW
-        + " FOR UPDATE"); ResultSet rs = p.executeQuery()) {
+    String goneBecause = null;
+    try (PreparedStatement p = c.prepareStatement("SELECT instance, host, pid, machine, process_start, renewed_at, " + now
+        + ROW + " FOR UPDATE"); ResultSet rs = p.executeQuery()) {
       if (rs.next() && rs.getString(1) != null) {
-        holder = new LeaseDecision.Holder(rs.getString(1), rs.getString(2), rs.getLong(3), millisBetween(rs.getTimestamp(4),
-            rs.getTimestamp(5)));
+        holder = new LeaseDecision.Holder(rs.getString(1), rs.getString(2), rs.getLong(3), millisBetween(rs.getTimestamp(6),
+            rs.getTimestamp(7)));
+        goneBecause = whyGone(holder, rs.getString(4), rs.getLong(5));
       }
     }
-    LeaseDecision d = LeaseDecision.decide(holder, instance, timeoutMillis, holder == null ? null : whyGone(holder), store);
+    LeaseDecision d = LeaseDecision.decide(holder, instance, timeoutMillis, goneBecause, store);
     if (!d.take()) {
       c.rollback();
       throw new IOException(d.message);
     }
-    try (PreparedStatement p = c.prepareStatement("UPDATE writer_lease SET instance = ?, host = ?, pid = ?, "
-        + "acquired_at = CURRENT_TIMESTAMP, renewed_at = CURRENT_TIMESTAMP WHERE lease_name = 'writer'")) {
+    try (PreparedStatement p = c.prepareStatement("UPDATE writer_lease SET instance = ?, host = ?, pid = ?, machine = ?, "
+        + "process_start = ?, acquired_at = " + now + ", renewed_at = " + now + " WHERE lease_name = 'writer'")) {
       p.setString(1, instance);
       p.setString(2, HOST);
       p.setLong(3, PID);
+      p.setString(4, MACHINE);
+      p.setLong(5, PROCESS_START);
       if (p.executeUpdate() == 0) {
         throw new SQLException("the writer_lease row is missing: the store's schema was changed by hand");
       }
@@ -89,32 +104,61 @@ final class WriterLease {
 
   /**
    * Why {@code holder} is known to be gone although its lease may be fresh, or null. A holder open in a store
-   * of this JVM is alive. Otherwise it is gone when the store is a file only this process can have open, or
-   * when it ran on this host and its process no longer runs (a monitor restarted after kill -9 or a crash,
-   * which would otherwise wait out the lease timeout; a pid reused since counts as alive, so it waits).
+   * of this JVM is alive. Otherwise it is gone when the store is a file only this process can have open, or when
+   * it ran on this machine (same boot, same process namespace: a container with the host's name but its own
+   * processes is another machine) and its process no longer runs: no process of its pid, or one started at
+   * another time (the pid reused). That is a monitor restarted after kill -9 or a crash, which would otherwise
+   * wait out the lease timeout.
    */
-  private String whyGone(LeaseDecision.Holder holder) {
+  private String whyGone(LeaseDecision.Holder holder, String holderMachine, long holderStart) {
     if (OPEN_HERE.contains(holder.instance)) {
       return null;
     }
     if (fileLocked) {
       return "that monitor no longer has the store's file open";
     }
-    if (HOST.equals(holder.host) && holder.pid > 0 && (holder.pid == PID || !processRuns(holder.pid))) {
-      return "that monitor's process no longer runs on this host";
+    if (MACHINE != null && MACHINE.equals(holderMachine) && holder.pid > 0 && holderStart > 0
+        && processStart(holder.pid) != holderStart) {
+      return "that monitor's process no longer runs on this machine";
     }
     return null;
   }
 
-  /** Whether process {@code pid} runs on this host; true where the host cannot tell (no {@code /proc}). */
-  static boolean processRuns(long pid) {
-    return !new File(PROC, "self").isDirectory() || new File(PROC, Long.toString(pid)).exists();
+  /**
+   * When process {@code pid} started (clock ticks since boot, {@code /proc/<pid>/stat} field 22), or -1 when no
+   * such process runs or the host cannot tell.
+   */
+  static long processStart(long pid) {
+    try {
+      String stat = new String(Files.readAllBytes(new File(PROC, pid + "/stat").toPath()), StandardCharsets.UTF_8);
+      // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+      String[] after = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+      return Long.parseLong(after[22 - 3]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** This machine's boot id and process namespace, or null where the host has no {@code /proc} to tell them. */
+  private static String machine() {
+    try {
+      String boot = new String(Files.readAllBytes(new File(PROC, "sys/kernel/random/boot_id").toPath()),
+          StandardCharsets.UTF_8).trim();
+      return boot + " " + Files.readSymbolicLink(new File(PROC, "self/ns/pid").toPath());
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** This machine's identity as the lease names it, for tests that write a lease as another process would. */
+  static String machineForTests() {
+    return MACHINE;
   }
 
   /** Renews the lease in {@code c}'s open transaction; false when this instance no longer holds it. */
   boolean renew(Connection c) throws SQLException {
     try (PreparedStatement p = c.prepareStatement(
-        "UPDATE writer_lease SET renewed_at = CURRENT_TIMESTAMP WHERE lease_name = 'writer' AND instance = ?")) {
+        "UPDATE writer_lease SET renewed_at = " + now + " WHERE lease_name = 'writer' AND instance = ?")) {
       p.setString(1, instance);
       return p.executeUpdate() == 1;
     }
@@ -132,7 +176,8 @@ final class WriterLease {
   void release(Connection c) throws SQLException {
     forget();
     try (PreparedStatement p = c.prepareStatement("UPDATE writer_lease SET instance = NULL, host = NULL, pid = NULL, "
-        + "acquired_at = NULL, renewed_at = NULL WHERE lease_name = 'writer' AND instance = ?")) {
+        + "machine = NULL, process_start = NULL, acquired_at = NULL, renewed_at = NULL WHERE lease_name = 'writer' "
+        + "AND instance = ?")) {
       p.setString(1, instance);
       p.executeUpdate();
     }
@@ -144,7 +189,7 @@ final class WriterLease {
     OPEN_HERE.remove(instance);
   }
 
-  /** Both times come from the database's clock (the second is its {@code CURRENT_TIMESTAMP}). */
+  /** Both times come from the database's clock (the second is its clock now). */
   private static long millisBetween(Timestamp earlier, Timestamp later) {
     return earlier == null ? Long.MAX_VALUE : later.getTime() - earlier.getTime();
   }

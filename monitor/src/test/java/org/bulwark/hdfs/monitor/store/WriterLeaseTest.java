@@ -18,6 +18,7 @@ import org.bulwark.hdfs.monitor.history.NamespaceState;
 import org.bulwark.hdfs.monitor.history.ObservedBlock;
 import org.bulwark.hdfs.monitor.history.PollChanges;
 import org.bulwark.hdfs.testkit.Await;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -131,38 +132,91 @@ class WriterLeaseTest {
   }
 
   /**
-   * A monitor restarted on its host after kill -9 (or a crash) finds its predecessor's lease fresh; that process no
-   * longer runs, so the lease is taken at once rather than after the timeout. A lease of a process still running on
-   * this host is refused. (The embedded store's file lock already proves such a holder gone.)
+   * A monitor restarted on its machine after kill -9 (or a crash) finds its predecessor's lease fresh; that process
+   * no longer runs, so the lease is taken at once rather than after the timeout. A lease of a process still running
+   * here, or of a process on another machine under the same host name (a container with its own processes), is
+   * refused. (The embedded store's file lock already proves such a holder gone.)
    */
   @ParameterizedTest
   @MethodSource("engines")
-  void aMonitorRestartedOnItsHostAfterItsProcessDiedTakesTheLeaseAtOnce(String engine) throws Exception {
+  void aMonitorRestartedOnItsMachineAfterItsProcessDiedTakesTheLeaseAtOnce(String engine) throws Exception {
     SharedStore place = new SharedStore(engine, dir, "lease_restart");
     try (HistoryStore first = place.open()) {
       first.namespaceId("hdfs://ns1");
     }
     String host = InetAddress.getLocalHost().getHostName();
+    String machine = WriterLease.machineForTests();
     Process exited = new ProcessBuilder("true").start();
     exited.waitFor();
-    place.execute("UPDATE writer_lease SET instance = 'killed', host = '" + host + "', pid = " + exited.pid()
-        + ", renewed_at = CURRENT_TIMESTAMP");
+    holdLease(place, "killed", host, machine, exited.pid(), 12_345);
     try (HistoryStore restarted = place.open()) {
       assertEquals(2, restarted.namespaceId("hdfs://ns2"), "it writes");
     }
 
     Process running = new ProcessBuilder("sleep", "60").start();
     try {
-      place.execute("UPDATE writer_lease SET instance = 'alive', host = '" + host + "', pid = " + running.pid()
-          + ", renewed_at = CURRENT_TIMESTAMP");
-      if (engine.equals("postgresql")) {
-        IOException refused = assertThrows(IOException.class, place::open);
-        assertTrue(refused.getMessage().contains("pid " + running.pid() + ", lease renewed"), refused.getMessage());
-      } else {
-        place.open().close();
-      }
+      holdLease(place, "alive", host, machine, running.pid(), WriterLease.processStart(running.pid()));
+      assertRefusedOnPostgres(engine, place, "pid " + running.pid() + ", lease renewed");
+      holdLease(place, "pid-reused", host, machine, running.pid(), 12_345);
+      place.open().close();
+      holdLease(place, "in-a-container", host, "another-boot pid:[1]", exited.pid(), 12_345);
+      assertRefusedOnPostgres(engine, place, "pid " + exited.pid() + ", lease renewed");
     } finally {
       running.destroy();
+    }
+  }
+
+  private static void holdLease(SharedStore place, String instance, String host, String machine, long pid, long started)
+      throws Exception {
+    place.execute("UPDATE writer_lease SET instance = '" + instance + "', host = '" + host + "', machine = '" + machine
+        + "', pid = " + pid + ", process_start = " + started + ", renewed_at = CURRENT_TIMESTAMP");
+  }
+
+  private static void assertRefusedOnPostgres(String engine, SharedStore place, String expected) throws Exception {
+    if (engine.equals("postgresql")) {
+      IOException refused = assertThrows(IOException.class, place::open);
+      assertTrue(refused.getMessage().contains(expected), refused.getMessage());
+    } else {
+      place.open().close();
+    }
+  }
+
+  /**
+   * A poll whose transaction outlasts the lease timeout (a first poll of a big namespace) keeps the store: a monitor
+   * starting meanwhile waits on the lease row, then reads the renewal made just before the commit, not one as old
+   * as the transaction.
+   */
+  @Test
+  void aWriteLongerThanTheLeaseTimeoutKeepsTheStore() throws Exception {
+    // PostgreSQL only: the embedded store's file admits no second monitor process.
+    SharedStore place = new SharedStore("postgresql", dir, "lease_long_write");
+    try (HistoryStore first = place.open(3_000)) {
+      int ns = first.namespaceId("hdfs://ns1");
+      int s = first.storageId(first.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+      PollChanges slow = poll(first, ns, 1000, 1, s);
+      ((JdbcHistoryStore) first).onWriteStep(step -> {
+        if (step.equals("poll row")) {
+          try {
+            Thread.sleep(4_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      });
+      Thread writer = new Thread(() -> {
+        try {
+          first.record(slow, summary(1000));
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      writer.start();
+      // The contender queues on the lease row before the renewal timer's first turn (a third of the lease in).
+      Thread.sleep(300);
+      IOException refused = assertThrows(IOException.class, () -> place.open(3_000), "the writing monitor keeps its store");
+      assertTrue(refused.getMessage().contains("is written by another block monitor"), refused.getMessage());
+      writer.join();
+      assertEquals("1", place.text("SELECT COUNT(*) FROM poll"), "and its poll is recorded");
     }
   }
 
