@@ -63,9 +63,17 @@ final class StorageTypePlaces {
     private final Map<StorageType, Set<String>> racksByType = new EnumMap<>(StorageType.class);
     private final Map<DatanodeDescriptor, Set<StorageType>> typesByNode = new IdentityHashMap<>();
 
+    /**
+     * A DataNode that has reported no usable storage yet (registered, its first heartbeat to come) could offer
+     * any type: counted so, never narrowing what a block is asked to span, and not cached.
+     */
     void add(DatanodeDescriptor dn) {
       Set<StorageType> types = usableTypes(dn);
-      typesByNode.put(dn, types);
+      if (types.isEmpty()) {
+        types = EnumSet.allOf(StorageType.class);
+      } else {
+        typesByNode.put(dn, types);
+      }
       for (StorageType t : types) {
         racksByType.computeIfAbsent(t, k -> new HashSet<>()).add(dn.getNetworkLocation());
       }
@@ -136,7 +144,10 @@ final class StorageTypePlaces {
     return ReplicaReach.maxDistinctPlaces(options, replicas - locs.length, level.places);
   }
 
-  /** The storage types the replica on {@code dn} may have; null when unknown. */
+  /**
+   * The storage types the replica on {@code dn} may have; null when unknown (never empty: a DataNode the snapshot
+   * saw before its storages were reported is read again, and one with none is unknown).
+   */
   Set<StorageType> typesOf(DatanodeInfo dn) {
     if (dn instanceof DatanodeInfoWithStorage) {
       StorageType type = ((DatanodeInfoWithStorage) dn).getStorageType();
@@ -144,7 +155,10 @@ final class StorageTypePlaces {
     }
     if (dn instanceof DatanodeDescriptor) {
       Set<StorageType> known = typesByNode.get(dn);
-      return known != null ? known : usableTypes((DatanodeDescriptor) dn);
+      if (known == null) {
+        known = usableTypes((DatanodeDescriptor) dn);
+      }
+      return known.isEmpty() ? null : known;
     }
     return null;
   }

@@ -121,7 +121,8 @@ final class TopologySnapshot {
         for (String rack : fill.racksIn(dc)) {
           int n = 0;
           for (DatanodeDescriptor d : nodesIn(rack)) {
-            if (t == ANY_TYPE || !Collections.disjoint(storage.typesOf(d), t)) {
+            Set<StorageType> own = t == ANY_TYPE ? null : storage.typesOf(d);
+            if (own == null || !Collections.disjoint(own, t)) {
               n++;
             }
           }
