@@ -1203,7 +1203,6 @@ public final class JdbcHistoryStore implements HistoryStore {
           LOG.warn("Could not give back the writer lease of the history store ({}): a monitor started on it within {} s "
               + "is refused: {}", description, lease.timeoutMillis / 1000, e.getMessage());
         } finally {
-          closed = true;
           lease.forget();
         }
       }

@@ -45,6 +45,11 @@ class WriterLeaseTest {
         Map.of());
   }
 
+  /** The one storage of DataNode dn1 (/r1), as a first poll registers it. */
+  private static int dn1Storage(HistoryStore store) throws IOException {
+    return store.storageId(store.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+  }
+
   private static PollSummary summary(long time) {
     return new PollSummary(time - 100, time, 1, 1, 1, 1);
   }
@@ -55,7 +60,7 @@ class WriterLeaseTest {
     SharedStore place = new SharedStore(engine, dir, "lease_held");
     try (HistoryStore first = place.open()) {
       int ns = first.namespaceId("hdfs://ns1");
-      int s = first.storageId(first.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+      int s = dn1Storage(first);
       first.record(poll(first, ns, 1000, 1, s), summary(1000));
       String before = place.visible();
 
@@ -79,7 +84,7 @@ class WriterLeaseTest {
     HistoryStore first = place.open();
     try {
       int ns = first.namespaceId("hdfs://ns1");
-      int s = first.storageId(first.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+      int s = dn1Storage(first);
       first.record(poll(first, ns, 1000, 1, s), summary(1000));
       // A poll computed before the first monitor hung; it tries to record it once it wakes.
       PollChanges late = poll(first, ns, 2000, 2, s);
@@ -192,7 +197,7 @@ class WriterLeaseTest {
     SharedStore place = new SharedStore("postgresql", dir, "lease_long_write");
     try (HistoryStore first = place.open(3_000)) {
       int ns = first.namespaceId("hdfs://ns1");
-      int s = first.storageId(first.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+      int s = dn1Storage(first);
       PollChanges slow = poll(first, ns, 1000, 1, s);
       ((JdbcHistoryStore) first).onWriteStep(step -> {
         if (step.equals("poll row")) {
@@ -242,7 +247,7 @@ class WriterLeaseTest {
     SharedStore place = new SharedStore(engine, dir, "lease_v4");
     try (HistoryStore old = place.open()) {
       int ns = old.namespaceId("hdfs://ns1");
-      int s = old.storageId(old.dataNodeId("u1", "dn1", "10.0.0.1:9866", "/r1"), "DS-1", "DISK");
+      int s = dn1Storage(old);
       old.record(poll(old, ns, 1000, 1, s), summary(1000));
     }
     // As a version 4 monitor left it.
