@@ -36,7 +36,7 @@ final class WriterLease {
   static final int SINCE_VERSION = 5;
   private static final Logger LOG = LoggerFactory.getLogger(WriterLease.class);
   private static final String ROW = " FROM writer_lease WHERE lease_name = 'writer'";
-  /** The instances holding a lease in this JVM: the embedded store's file lock proves every other holder gone. */
+  /** The instances holding a lease in this JVM: alive, whatever else says so. */
   private static final Set<String> OPEN_HERE = ConcurrentHashMap.newKeySet();
   private static final long PID = pid();
   private static final String HOST = host();
@@ -104,22 +104,24 @@ final class WriterLease {
 
   /**
    * Why {@code holder} is known to be gone although its lease may be fresh, or null. A holder open in a store
-   * of this JVM is alive. Otherwise it is gone when the store is a file only this process can have open, or when
-   * it ran on this machine (same boot, same process namespace: a container with the host's name but its own
-   * processes is another machine) and its process no longer runs: no process of its pid, or one started at
-   * another time (the pid reused). That is a monitor restarted after kill -9 or a crash, which would otherwise
-   * wait out the lease timeout.
+   * of this JVM is alive. Otherwise it is gone when it ran on this machine (same boot, same process namespace: a
+   * container with the host's name but its own processes is another machine) and its process no longer runs: no
+   * process of its pid, or one started at another time (the pid reused). That is a monitor restarted after kill -9
+   * or a crash, which would otherwise wait out the lease timeout. It is gone too when the store is a file only this
+   * process can have open, unless it is another process still running on this machine.
    */
   private String whyGone(LeaseDecision.Holder holder, String holderMachine, long holderStart) {
     if (OPEN_HERE.contains(holder.instance)) {
       return null;
     }
-    if (fileLocked) {
-      return "that monitor no longer has the store's file open";
-    }
-    if (MACHINE != null && MACHINE.equals(holderMachine) && holder.pid > 0 && holderStart > 0
-        && processStart(holder.pid) != holderStart) {
+    boolean here = MACHINE != null && MACHINE.equals(holderMachine) && holder.pid > 0 && holderStart > 0;
+    if (here && processStart(holder.pid) != holderStart) {
       return "that monitor's process no longer runs on this machine";
+    }
+    // H2 frees the file while it compacts it (the connections close and reopen), so the file lock proves only
+    // that no other process has the file open now: a monitor process that still runs here may be between them.
+    if (fileLocked && !(here && holder.pid != PID)) {
+      return "that monitor no longer has the store's file open";
     }
     return null;
   }
