@@ -17,6 +17,7 @@ import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicies;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyWithNodeGroup;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
@@ -111,6 +112,14 @@ public final class BalancerLauncher extends Configured implements Tool {
 
   /** The stock balancer's own check: its move logic assumes the default policy's rules. */
   private static void checkPlacementPolicy(Configuration conf) throws IOException {
+    // Under node groups a DataNode's network location is /rack/nodegroup: what this policy counts as racks
+    // would be node groups, and a move it took for rack-keeping could leave a block on one real rack.
+    Class<?> configured = conf.getClass(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+        BlockPlacementPolicyDefault.class);
+    if (BlockPlacementPolicyWithNodeGroup.class.isAssignableFrom(configured)) {
+      throw new IOException("-policy availability does not support node groups (" + configured.getName()
+          + " in " + DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY + "); use -policy datanode");
+    }
     BlockPlacementPolicy policy = new BlockPlacementPolicies(conf, null, null, null)
         .getPolicy(BlockType.CONTIGUOUS);
     if (!(policy instanceof BlockPlacementPolicyDefault)) {

@@ -95,7 +95,7 @@ public final class AvailabilityBalancer implements Closeable {
     recent.startIteration(started, givenUp);
     givenUp = new ArrayList<>();
     for (NameNodeConnector c : connectors) {
-      movers.add(new PoolMover(c, settings, conf));
+      movers.add(new PoolMover(c, settings, conf, connectors.size()));
     }
     try {
       return iterate(started);
@@ -135,11 +135,12 @@ public final class AvailabilityBalancer implements Closeable {
       }
     } else {
       LOG.info("Need to move {} to make the cluster balanced.", StringUtils.byteDesc(bytesLeft));
-      if (!settings.runDuringUpgrade() && connectors.get(0).isUpgrading()) {
-        System.err.println("Balancer exiting as upgrade is not finalized, "
-            + "please finalize the HDFS upgrade before running the balancer.");
-        return result(ExitStatus.UNFINALIZED_UPGRADE, bytesLeft, false, moves);
-      }
+    }
+    if (!settings.runDuringUpgrade() && anyUpgrading()) {
+      // While an upgrade is not finalized a DataNode keeps what it deletes, so moves would only fill it.
+      System.err.println("Balancer exiting as upgrade is not finalized, "
+          + "please finalize the HDFS upgrade before running the balancer.");
+      return result(ExitStatus.UNFINALIZED_UPGRADE, bytesLeft, false, moves);
     }
 
     for (PoolMover m : movers) {
@@ -185,6 +186,16 @@ public final class AvailabilityBalancer implements Closeable {
       keepGoing &= c.shouldContinue(moves.bytes);
     }
     return result(keepGoing ? ExitStatus.IN_PROGRESS : ExitStatus.NO_MOVE_PROGRESS, bytesLeft, spreading, moves);
+  }
+
+  /** Whether any block pool's NameNode has an upgrade not finalized (the stock balancer asks each pool's). */
+  private boolean anyUpgrading() throws IOException {
+    for (NameNodeConnector c : connectors) {
+      if (c.isUpgrading()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The stock classification of each movable storage type present; publishes its counts. */

@@ -34,4 +34,19 @@ final class MoverThreads {
       }
     }
   }
+
+  /**
+   * Whether the dispatcher has mover threads for moves into {@code target}. When its pool of threads is used up,
+   * Hadoop drops a move to a target without threads (it logs "No mover threads available") and returns as if it
+   * had taken it. True where this Hadoop line cannot tell.
+   */
+  static boolean running(DDatanode target) {
+    try {
+      Method m = DDatanode.class.getDeclaredMethod("getMoveExecutor");
+      m.setAccessible(true);
+      return m.invoke(target) != null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return true;
+    }
+  }
 }

@@ -32,11 +32,14 @@ final class PoolMover implements Closeable {
   private final Dispatcher dispatcher;
   private final Map<String, DDatanode> datanodes = new HashMap<>();
   private final Map<String, Source> groups = new HashMap<>();
+  private final int pools;
 
-  PoolMover(NameNodeConnector connector, BalancerSettings settings, Configuration conf) {
+  /** @param pools the block pools moving at once, this one included (see {@link DispatcherFactory#create}) */
+  PoolMover(NameNodeConnector connector, BalancerSettings settings, Configuration conf, int pools) {
     this.connector = connector;
     this.settings = settings;
-    this.dispatcher = DispatcherFactory.create(connector, settings, conf);
+    this.pools = pools;
+    this.dispatcher = DispatcherFactory.create(connector, settings, conf, pools);
   }
 
   NameNodeConnector connector() {
@@ -91,12 +94,17 @@ final class PoolMover implements Closeable {
       return false;
     }
     dispatcher.executePendingMove(move);
-    return true;
+    return MoverThreads.running(datanodes.get(targetUuid));
   }
 
-  /** Shares the mover threads among {@code targets} receiving DataNodes, as the stock balancer does. */
+  /**
+   * Readies the mover threads for one storage type's moves into {@code targets} receiving DataNodes: the
+   * previous type's moves are over, so their threads are stopped and the pool's threads shared afresh
+   * among these targets, as the stock balancer shares them among an iteration's targets.
+   */
   void threadsForTargets(int targets) {
-    DispatcherFactory.applyThreadsPerTarget(dispatcher, settings, targets);
+    MoverThreads.shutdown(datanodes.values());
+    DispatcherFactory.applyThreadsPerTarget(dispatcher, settings, pools, targets);
   }
 
   /** Returns once any move of this pool finished (the dispatcher is notified), or after {@code maxMillis}. */

@@ -22,10 +22,11 @@ public final class Classification {
   private final boolean[] sourceAllowed;
   private final boolean[] targetAllowed;
   private final long bytesLeftToMove;
+  private final long maxSizeToMove;
 
   private Classification(double threshold, double average, UtilisationClass[] classes,
       double[] utilisation, long[] capacity, long[] maxBytesToMove, long[] remaining,
-      boolean[] sourceAllowed, boolean[] targetAllowed, long bytesLeftToMove) {
+      boolean[] sourceAllowed, boolean[] targetAllowed, long bytesLeftToMove, long maxSizeToMove) {
     this.threshold = threshold;
     this.average = average;
     this.classes = classes;
@@ -36,6 +37,7 @@ public final class Classification {
     this.sourceAllowed = sourceAllowed;
     this.targetAllowed = targetAllowed;
     this.bytesLeftToMove = bytesLeftToMove;
+    this.maxSizeToMove = maxSizeToMove;
   }
 
   /**
@@ -111,7 +113,7 @@ public final class Classification {
     }
     limitOverUtilised(classes, utilisation, maxBytes, sourceAllowed, overUtilisedLimit, fullestFirst);
     return new Classification(threshold, average, classes, utilisation, capacity, maxBytes,
-        remaining, sourceAllowed, targetAllowed, Math.max(overBytes, underBytes));
+        remaining, sourceAllowed, targetAllowed, Math.max(overBytes, underBytes), maxSizeToMove);
   }
 
   private static void limitOverUtilised(UtilisationClass[] classes, double[] utilisation, long[] maxBytes,
@@ -190,6 +192,11 @@ public final class Classification {
   /** Bytes this node may give (source) or take (target) in this iteration. */
   public long maxBytesToMove(int node) {
     return maxBytes[node];
+  }
+
+  /** What no node may give or take in one iteration, whatever else allows it ({@code dfs.balancer.max-size-to-move}). */
+  public long maxSizeToMove() {
+    return maxSizeToMove;
   }
 
   /**

@@ -151,9 +151,12 @@ public final class MovePlanner {
       a.fillNeedyTargets(sources, false);
     }
     // Sources may go down to half the threshold below the average for moves that add a rack:
-    // the bytes under-utilised targets must take are the same, more of them can add a rack.
+    // the bytes under-utilised targets must take are the same, more of them can add a rack. Still no
+    // source gives more than dfs.balancer.max-size-to-move in all.
     for (int s : sources) {
-      a.sourceLeft[s] += Classification.percentToBytes(band, c.capacity(s));
+      long given = c.maxBytesToMove(s) - a.sourceLeft[s];
+      a.sourceLeft[s] = Math.min(a.sourceLeft[s] + Classification.percentToBytes(band, c.capacity(s)),
+          Math.max(0, c.maxSizeToMove() - given));
     }
     a.fillNeedyTargets(sources, true);
     a.fillNeedyTargets(sources, false);
@@ -183,8 +186,8 @@ public final class MovePlanner {
         continue;
       }
       double diff = c.utilisation(node) - c.average();
-      long canGive = Classification.percentToBytes(Math.max(0, diff + band), c.capacity(node));
-      long canTake = Classification.percentToBytes(Math.max(0, band - diff), c.capacity(node));
+      long canGive = Math.min(c.maxSizeToMove(), Classification.percentToBytes(Math.max(0, diff + band), c.capacity(node)));
+      long canTake = Math.min(c.maxSizeToMove(), Classification.percentToBytes(Math.max(0, band - diff), c.capacity(node)));
       if (c.sourceAllowed(node) && canGive > 0) {
         a.sourceLeft[node] = canGive;
         sources.add(node);

@@ -52,6 +52,19 @@ class BalancerLauncherTest {
   }
 
   @Test
+  void nodeGroupTopologiesAreRefusedBeforeTouchingTheCluster() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "hdfs://127.0.0.1:1");
+    conf.set("net.topology.impl", "org.apache.hadoop.net.NetworkTopologyWithNodeGroup");
+    conf.set("dfs.block.replicator.classname",
+        "org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyWithNodeGroup");
+    assertEquals(ExitStatus.IO_EXCEPTION.getExitCode(), run(conf, "-policy", "availability"));
+    assertTrue(out.toString("UTF-8").contains("-policy availability does not support node groups "
+        + "(org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyWithNodeGroup in "
+        + "dfs.block.replicator.classname); use -policy datanode"), out.toString("UTF-8"));
+  }
+
+  @Test
   void aKeytabLoginWithoutAKeytabIsOneLine() throws Exception {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "hdfs://127.0.0.1:1");
