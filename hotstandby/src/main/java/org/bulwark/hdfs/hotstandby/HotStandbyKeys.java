@@ -117,7 +117,8 @@ public final class HotStandbyKeys {
       "bulwark.hotstandby.client.probe-interval", "50ms", 1,
       "While a failing-over client waits for a new active NameNode, the pause before it asks the other NameNodes "
           + "for their HA state again the first time; each later pause doubles, up to probe-max-interval, jittered "
-          + "by half either way.");
+          + "by half either way. Also the longest it waits for their answers each time: one not answered by then "
+          + "(hung, or its host's connects hang) is not asked again until it answers.");
   public static final ConfigKey<Long> CLIENT_PROBE_MAX_INTERVAL = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.probe-max-interval", "1s", 1,
       "The longest nominal pause between a failing-over client's questions to the NameNodes (never below "

@@ -10,9 +10,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.ha.AbstractNNFailoverProxyProvider;
@@ -22,6 +23,7 @@ import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle;
 import org.bulwark.hdfs.hotstandby.client.ActiveNameNodeTrackerHandle.RelayedRecordWait;
 import org.bulwark.hdfs.hotstandby.client.CompleteReasking;
+import org.bulwark.hdfs.hotstandby.client.HaStateProbes;
 import org.bulwark.hdfs.hotstandby.client.ProbePacing;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.slf4j.Logger;
@@ -31,16 +33,17 @@ import org.slf4j.LoggerFactory;
  * A client failover proxy provider that learns from ZooKeeper which NameNode became active, instead of
  * walking the configured list with back-off sleeps. Set {@code dfs.client.failover.proxy.provider.<ns>} to
  * this class. When a call fails, the provider first asks the other NameNodes for their HA state (one cheap
- * RPC: a standby answered, or the failover is already over); if none is active yet, it waits up to
+ * RPC each, in parallel and never waited on long: a standby answered, or the failover is already over); if
+ * none is active yet, it waits up to
  * {@code bulwark.hotstandby.client.failover-wait} for the record {@link HotStandbyController} publishes to
- * name another active NameNode, through a ZooKeeper session opened for the wait and closed once idle
+ * name another active NameNode (or the one that failed, made active since), through a ZooKeeper session opened for the wait and closed once idle
  * (one per nameservice and JVM; a JVM of a host whose other JVMs hold the sessions allowed
  * ({@code bulwark.hotstandby.client.zookeeper.sessions-per-host}) reads the record as they relay it in a
  * host-local file), and goes straight to it. During that wait it asks the NameNodes again, after
  * {@code bulwark.hotstandby.client.probe-interval} and then ever less often ({@link ProbePacing}, up to
  * {@code bulwark.hotstandby.client.probe-max-interval}): that is how a client whose session ZooKeeper refused
  * (past {@code maxClientCnxns}) or cannot reach finds the new active NameNode, and a NameNode answers as soon
- * as its transition is over.
+ * as its transition is over; from the second question on, the NameNode whose call failed is asked too.
  *
  * <p>For 10 s after a failover, a {@code complete} (closing a file) that the new active NameNode answers "not
  * yet" is asked again for up to {@code bulwark.hotstandby.client.complete-reask} ({@link CompleteReasking})
@@ -77,6 +80,9 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
    * replaced, never changed, so the next one published is another object and is followed again.
    */
   private ActiveRecord outdated;
+  /** The NameNodes' answers while failing over; null where they cannot be asked (not {@code ClientProtocol}). */
+  private final HaStateProbes probes;
+  private volatile boolean warnedUnconfigured;
 
   private static final class Choice<T> {
     final ActiveRecord record;
@@ -103,6 +109,8 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     this.completeReaskMillis = HotStandbyKeys.CLIENT_COMPLETE_REASK.get(conf);
     this.handedOut = new ArrayList<>(Collections.nCopies(proxies.size(), null));
     this.tracker = ActiveNameNodeTrackerHandle.open(conf, nameservice);
+    this.probes = ClientProtocol.class.isAssignableFrom(xface)
+        ? new HaStateProbes(proxies.size(), this::nameNode, i -> String.valueOf(proxies.get(i).getAddress())) : null;
   }
 
   @Override
@@ -157,16 +165,27 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     }
     long waitStartMillis = System.currentTimeMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMillis);
-    InetSocketAddress failedAddress = proxies.get(failed).getAddress();
-    int active = activeAmongOthers(failed);
+    Predicate<ActiveRecord> wanted = wantedAfter(failed, tracker.usableRecord(), waitStartMillis);
+    int active = -1;
+    if (probes != null) {
+      probes.newWait();
+    }
     ProbePacing pacing = new ProbePacing(probeIntervalMillis, probeMaxIntervalMillis, ThreadLocalRandom.current());
-    try (RelayedRecordWait relayed = tracker.startRelayedWait(failedAddress, waitStartMillis)) {
-      // Until the wait is over: ZooKeeper's record, in slices of the probes' pauses, and between slices the
-      // NameNodes' own answer, which serves where ZooKeeper cannot (refused, unreachable, not configured).
-      while (active < 0 && System.nanoTime() - deadline < 0) {
+    try (RelayedRecordWait relayed = tracker.startRelayedWait(wanted, waitStartMillis)) {
+      // Until the wait is over, in slices of the probes' pauses: the NameNodes' own answer, which serves where
+      // ZooKeeper cannot (refused, unreachable, not configured) and at once when a standby was asked or the
+      // failover is over; then ZooKeeper's record; then what the host's JVMs with a session relay.
+      for (int round = 0; System.nanoTime() - deadline < 0; round++) {
         long pause = TimeUnit.MILLISECONDS.toNanos(pacing.nextPauseMillis());
         long sliceEnd = Math.min(deadline, System.nanoTime() + pause);
-        ActiveRecord next = tracker.awaitActiveOtherThan(failedAddress, millisUntil(sliceEnd));
+        // From the second round the NameNode that failed is asked too: it may be the one taking over (the call
+        // went to a standby being made active), or an active whose call failed on the way (a timeout).
+        int first = round == 0 ? failed : -1;
+        active = askNameNodes(i -> i != first, Math.min(probeIntervalMillis, millisUntil(sliceEnd)));
+        if (active >= 0) {
+          break;
+        }
+        ActiveRecord next = tracker.awaitActive(wanted, millisUntil(sliceEnd));
         if (next != null && (active = indexOf(next)) >= 0) {
           LOG.debug("{}: failing over to {} as ZooKeeper names it active", nameservice, next);
           break;
@@ -178,7 +197,6 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
           LOG.debug("{}: failing over to {} as this host's ZooKeeper sessions relay it active", nameservice, next);
           break;
         }
-        active = activeAmongOthers(failed);
       }
     } catch (InterruptedIOException e) {
       Thread.currentThread().interrupt();
@@ -192,45 +210,75 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     }
   }
 
+  /**
+   * Which records end a wait that began at {@code waitStartMillis} after NameNode {@code failed}'s call failed,
+   * {@code known} being the record then (null without a session): one naming a configured NameNode, and naming
+   * the failed one only when it is newer (a later epoch, or published since the wait began): the NameNode that
+   * failed may be the one made active since.
+   */
+  private Predicate<ActiveRecord> wantedAfter(int failed, ActiveRecord known, long waitStartMillis) {
+    return r -> {
+      int i = indexOf(r);
+      if (i < 0) {
+        warnUnconfigured(r);
+        return false;
+      }
+      return i != failed || r.since() >= waitStartMillis || known != null && r.epoch() > known.epoch();
+    };
+  }
+
+  /** Once per provider: a record naming no configured NameNode is followed by no client of this configuration. */
+  private void warnUnconfigured(ActiveRecord r) {
+    if (!warnedUnconfigured) {
+      warnedUnconfigured = true;
+      LOG.warn("{}: ZooKeeper names {} (at {}) active, which is none of this client's NameNodes ({}); the client "
+          + "finds the active NameNode by asking its own list", nameservice, r.nameNodeId(), r.rpcAddress(),
+          proxyAddresses());
+    }
+  }
+
+  private String proxyAddresses() {
+    List<String> addresses = new ArrayList<>();
+    for (NNProxyInfo<T> p : proxies) {
+      addresses.add(String.valueOf(p.getAddress()));
+    }
+    return String.join(", ", addresses);
+  }
+
   private static long millisUntil(long nanoTime) {
     return Math.max(0, TimeUnit.NANOSECONDS.toMillis(nanoTime - System.nanoTime()));
   }
 
-  /** Whether the NameNodes can be asked for their HA state: the proxies speak {@code ClientProtocol}. */
-  private boolean probes() {
-    return ClientProtocol.class.isAssignableFrom(xface);
-  }
-
   /**
-   * The index of a NameNode other than {@code failed} that says it is active, or -1. A NameNode that cannot
-   * be reached counts as not active; the proxies do not retry connecting
-   * ({@code dfs.client.failover.connection.retries}), so a dead one costs little.
+   * The index of a NameNode {@code include} accepts that says it is active within {@code waitMillis}, or -1
+   * ({@link HaStateProbes}). A NameNode that cannot be reached counts as not active; the proxies do not retry
+   * connecting ({@code dfs.client.failover.connection.retries}), so a dead one costs little.
    */
-  private int activeAmongOthers(int failed) {
-    if (!probes()) {
+  private int askNameNodes(IntPredicate include, long waitMillis) throws InterruptedIOException {
+    if (probes == null) {
       return -1;
     }
-    for (int i = 0; i < proxies.size(); i++) {
-      if (i == failed) {
-        continue;
-      }
-      T proxy;
-      synchronized (this) {
-        proxy = createProxyIfNeeded(proxies.get(i)).proxy;
-      }
-      try {
-        if (((ClientProtocol) proxy).getHAServiceState() == HAServiceState.ACTIVE) {
-          return i;
-        }
-      } catch (IOException e) {
-        LOG.debug("{}: cannot ask {} for its HA state: {}", nameservice, proxies.get(i).getAddress(), e.toString());
-      }
+    try {
+      return probes.findActive(include, waitMillis);
+    } catch (InterruptedException e) {
+      throw new InterruptedIOException("interrupted while asking the NameNodes for their HA state");
     }
-    return -1;
+  }
+
+  /** NameNode {@code i}'s proxy for {@link HaStateProbes}: {@code ClientProtocol} there. */
+  private ClientProtocol nameNode(int i) {
+    synchronized (this) {
+      return (ClientProtocol) createProxyIfNeeded(proxies.get(i)).proxy;
+    }
   }
 
   private int indexOf(ActiveRecord r) {
-    InetSocketAddress published = NetUtils.createSocketAddr(r.rpcAddress());
+    InetSocketAddress published;
+    try {
+      published = NetUtils.createSocketAddr(r.rpcAddress());
+    } catch (IllegalArgumentException e) {
+      return -1;
+    }
     for (int i = 0; i < proxies.size(); i++) {
       if (ActiveNameNodeTrackerHandle.sameAddress(proxies.get(i).getAddress(), published)) {
         return i;
@@ -240,17 +288,23 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   }
 
   @Override
-  public synchronized void close() throws IOException {
-    for (NNProxyInfo<T> p : proxies) {
-      if (p.proxy != null) {
-        if (p.proxy instanceof Closeable) {
-          ((Closeable) p.proxy).close();
-        } else {
-          RPC.stopProxy(p.proxy);
+  public void close() throws IOException {
+    // Outside this provider's lock: a question being asked takes it to make its proxy.
+    if (probes != null) {
+      probes.close();
+    }
+    synchronized (this) {
+      for (NNProxyInfo<T> p : proxies) {
+        if (p.proxy != null) {
+          if (p.proxy instanceof Closeable) {
+            ((Closeable) p.proxy).close();
+          } else {
+            RPC.stopProxy(p.proxy);
+          }
         }
       }
+      tracker.close();
     }
-    tracker.close();
   }
 
   @Override

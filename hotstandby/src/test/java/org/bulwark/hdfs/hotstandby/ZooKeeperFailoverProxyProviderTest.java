@@ -4,32 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.Closeable;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
-import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
 import org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory;
-import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.FileContent;
@@ -222,41 +213,5 @@ class ZooKeeperFailoverProxyProviderTest {
 
   private static int rpcPort(HotStandbyCluster ha, int nameNode) {
     return ha.cluster.mini().getNameNode(nameNode).getNameNodeAddress().getPort();
-  }
-
-  /** The stock factory's proxies, counting the HA-state questions asked through them. */
-  private static final class HaStateCounting implements HAProxyFactory<ClientProtocol> {
-    final HAProxyFactory<ClientProtocol> real = new NameNodeHAProxyFactory<>();
-    final AtomicInteger questions = new AtomicInteger();
-
-    @Override
-    public ClientProtocol createProxy(Configuration conf, InetSocketAddress address, Class<ClientProtocol> xface,
-        UserGroupInformation ugi, boolean withRetries, AtomicBoolean fallbackToSimpleAuth) throws IOException {
-      return counting(real.createProxy(conf, address, xface, ugi, withRetries, fallbackToSimpleAuth));
-    }
-
-    @Override
-    public ClientProtocol createProxy(Configuration conf, InetSocketAddress address, Class<ClientProtocol> xface,
-        UserGroupInformation ugi, boolean withRetries) throws IOException {
-      return counting(real.createProxy(conf, address, xface, ugi, withRetries));
-    }
-
-    private ClientProtocol counting(ClientProtocol target) {
-      return (ClientProtocol) Proxy.newProxyInstance(getClass().getClassLoader(),
-          new Class<?>[] {ClientProtocol.class, Closeable.class}, (p, m, args) -> {
-            if (m.getName().equals("close") && m.getDeclaringClass() == Closeable.class) {
-              RPC.stopProxy(target);
-              return null;
-            }
-            if (m.getName().equals("getHAServiceState")) {
-              questions.incrementAndGet();
-            }
-            try {
-              return m.invoke(target, args);
-            } catch (InvocationTargetException e) {
-              throw e.getCause();
-            }
-          });
-    }
   }
 }

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.net.NetUtils;
 import org.bulwark.hdfs.hotstandby.HotStandbyKeys;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
@@ -57,16 +56,16 @@ public final class ActiveNameNodeTrackerHandle {
   }
 
   /**
-   * Waits up to {@code timeoutMillis} for the record to name an active NameNode other than the one at
-   * {@code failed}, opening a session if none is open; null when none does in time or ZooKeeper cannot serve
-   * the wait (refused, unreachable, or in the back-off after a refusal).
+   * Waits up to {@code timeoutMillis} for the record to name an active NameNode {@code wanted} accepts, opening a
+   * session if none is open; null when none does in time or ZooKeeper cannot serve the wait (refused,
+   * unreachable, or in the back-off after a refusal).
    */
-  public ActiveRecord awaitActiveOtherThan(InetSocketAddress failed, long timeoutMillis) throws InterruptedIOException {
+  public ActiveRecord awaitActive(Predicate<ActiveRecord> wanted, long timeoutMillis) throws InterruptedIOException {
     if (tracker == null) {
       return null;
     }
     try {
-      return tracker.await(namesOtherThan(failed), timeoutMillis);
+      return tracker.await(wanted, timeoutMillis);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("interrupted while waiting for a new active NameNode");
     }
@@ -74,12 +73,12 @@ public final class ActiveNameNodeTrackerHandle {
 
   /**
    * A wait through one failover for the host's JVMs that hold a ZooKeeper session to relay a record naming an
-   * active NameNode other than the one at {@code failed}, relayed at or after {@code sinceMillis} (wall clock).
-   * Without ZooKeeper discovery it only waits. The caller closes it when the failover is over.
+   * active NameNode {@code wanted} accepts, relayed at or after {@code sinceMillis} (wall clock). Without
+   * ZooKeeper discovery it only waits. The caller closes it when the failover is over.
    */
-  public RelayedRecordWait startRelayedWait(InetSocketAddress failed, long sinceMillis) {
+  public RelayedRecordWait startRelayedWait(Predicate<ActiveRecord> wanted, long sinceMillis) {
     HostRecordRelay.Wait wait = tracker == null ? HostRecordRelay.none().startWait(sinceMillis, r -> false)
-        : tracker.startRelayedWait(sinceMillis, namesOtherThan(failed));
+        : tracker.startRelayedWait(sinceMillis, wanted);
     return new RelayedRecordWait(wait);
   }
 
@@ -104,11 +103,6 @@ public final class ActiveNameNodeTrackerHandle {
     public void close() {
       wait.close();
     }
-  }
-
-  /** Accepts a record that names a NameNode other than the one at {@code failed}. */
-  private static Predicate<ActiveRecord> namesOtherThan(InetSocketAddress failed) {
-    return r -> !sameAddress(NetUtils.createSocketAddr(r.rpcAddress()), failed);
   }
 
   /** Whether two addresses name the same NameNode endpoint (host name or IP, and port). */
