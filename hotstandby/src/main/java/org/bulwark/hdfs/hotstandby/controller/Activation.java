@@ -102,6 +102,7 @@ final class Activation {
   private final LeaderElection election;
   private final Target target;
   private final Fencer fencer;
+  /** Times the steps (monotonic); the record's {@code since} is wall-clock time, which clients compare with theirs. */
   private final LongSupplier clock;
   private final StepListener steps;
   private Leadership taken;
@@ -171,7 +172,7 @@ final class Activation {
     long transitionMillis = clock.getAsLong() - transitionStart;
     steps.after(Step.TRANSITIONED);
     long publishStart = clock.getAsLong();
-    ActiveRecord record = target.activeRecord(l.epoch(), publishStart);
+    ActiveRecord record = target.activeRecord(l.epoch(), System.currentTimeMillis());
     boolean published = election.publish(l, record);
     publishMillis = clock.getAsLong() - publishStart;
     if (!published) {

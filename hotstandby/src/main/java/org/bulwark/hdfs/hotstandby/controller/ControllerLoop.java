@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.ha.ServiceFailedException;
+import org.apache.hadoop.util.Time;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.election.LeaderElection;
 import org.bulwark.hdfs.hotstandby.election.Leadership;
@@ -64,7 +65,12 @@ public final class ControllerLoop implements Closeable {
   private final LeaderElection election;
   private final PreviousActiveFencer fencer;
   private final ControllerMetrics metrics;
-  private final LongSupplier clock;
+  /**
+   * Every wait, cede, back-off and delay is timed on a monotonic clock: a wall clock stepped back (NTP, an operator)
+   * would stretch each by as much. Only what the ZooKeeper records carry ({@code since}, {@code failedAt}) is wall-clock
+   * time, which other hosts compare with theirs.
+   */
+  private final LongSupplier clock = Time::monotonicNow;
   private final Thread thread;
   private volatile Activation.StepListener steps = step -> { };
   /** Sees this NameNode's process exit, on its host; null when it cannot. */
@@ -97,6 +103,7 @@ public final class ControllerLoop implements Closeable {
   private long activatedAtNanos;
   /** Asks the health monitor to report its next check even if unchanged (see {@link #reconcile}). */
   private volatile Runnable healthRecheck = () -> { };
+  /** Wall-clock time of the last change of health: written as {@code failedAt} into the record. */
   private volatile long healthChangedAt;
   private volatile boolean zooKeeperConnected;
   private volatile boolean sessionLost;
@@ -119,7 +126,6 @@ public final class ControllerLoop implements Closeable {
     this.election = election;
     this.fencer = fencer;
     this.metrics = metrics;
-    this.clock = System::currentTimeMillis;
     this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
     this.thread.setDaemon(true);
   }
@@ -172,7 +178,7 @@ public final class ControllerLoop implements Closeable {
 
   public void onHealth(HealthReport report) {
     if (report.health() != health.health()) {
-      healthChangedAt = clock.getAsLong();
+      healthChangedAt = System.currentTimeMillis();
     }
     health = report;
     healthReports++;
@@ -431,8 +437,10 @@ public final class ControllerLoop implements Closeable {
 
   private void acquire(Step why) throws Exception {
     long start = clock.getAsLong();
-    // Only for the detection figure: when the previous active's controller saw it fail.
+    // Only for the detection figure: since when the previous active's controller saw it fail (its record's wall clock).
     ActiveRecord previous = election.cachedActiveRecord();
+    long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
+        ? Math.max(0, System.currentTimeMillis() - previous.failedAt()) : 0;
     Activation activation = new Activation(election, nameNode, fencer::fence, clock, steps);
     Activation.Result r;
     try {
@@ -474,8 +482,6 @@ public final class ControllerLoop implements Closeable {
     leadership = l;
     published = r.published;
     long done = clock.getAsLong();
-    long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
-        ? Math.max(0, start - previous.failedAt()) : 0;
     metrics.failovers.incr();
     metrics.epoch.set(l.epoch());
     metrics.lastDetectionMillis.set(detection);

@@ -400,10 +400,10 @@ public final class LeaderElection implements Closeable {
     Stat stat = client.checkExists().forPath(paths.handoff());
     if (stat != null && stat.getEphemeralOwner() == sessionId()) {
       try {
-        client.delete().forPath(paths.handoff());
+        client.delete().withVersion(stat.getVersion()).forPath(paths.handoff());
         return true;
-      } catch (KeeperException.NoNodeException e) {
-        // Gone already.
+      } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+        // Gone already, or no longer the request just read.
       }
     }
     return false;

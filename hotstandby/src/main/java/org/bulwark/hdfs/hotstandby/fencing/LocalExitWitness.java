@@ -11,6 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
+
+import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +81,8 @@ public final class LocalExitWitness implements Closeable {
       LOG.info("No /proc on this host: NameNode {} is fenced by the fencing methods whenever it fails", nameNode);
       return null;
     }
-    return new LocalExitWitness(table, address.getPort(), () -> accepts(address), nameNode, System::currentTimeMillis);
+    // Monotonic: a wall clock stepped back would stretch the exit wait, which holds up the decision thread.
+    return new LocalExitWitness(table, address.getPort(), () -> accepts(address), nameNode, Time::monotonicNow);
   }
 
   /** True when a connection to {@code address} is accepted; false only when it is refused. */
