@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.KillSession;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
@@ -39,13 +40,18 @@ class HotStandbyFaultsTest {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
       ha.startControllers();
       int first = ha.awaitActive(WAIT);
-      KillSession.kill(ha.controller(first).zooKeeperClient().getZookeeperClient().getZooKeeper());
-      // The expired leader steps down at once; the lock goes when ZooKeeper expires the session on its
-      // side; then one of the two (either may win) becomes active.
-      Await.until("a second election won", WAIT,
-          () -> ha.controller(first).metrics().failovers() + ha.controller(1 - first).metrics().failovers() >= 2);
-      Await.until("an active NameNode again after the session expiry", WAIT,
-          () -> ha.activeNameNode() >= 0 && ha.controller(ha.activeNameNode()).isActive());
+      CuratorFramework zooKeeper = ha.controller(first).zooKeeperClient();
+      long expired = zooKeeper.getZookeeperClient().getZooKeeper().getSessionId();
+      KillSession.kill(zooKeeper.getZookeeperClient().getZooKeeper());
+      // ZooKeeper drops the session, and the lock, at once here. Either the other controller takes over (fencing
+      // this NameNode, and the expired leader then steps down), or the expired leader, in its new session, takes its
+      // leadership back first (nobody led since); never both.
+      Await.until("the expired leader in a new session", WAIT, () -> zooKeeper.getZookeeperClient().isConnected()
+          && zooKeeper.getZookeeperClient().getZooKeeper().getSessionId() != expired);
+      Await.until("an active NameNode again after the session expiry, led by its controller alone", WAIT, () -> {
+        int active = ha.activeNameNode();
+        return active >= 0 && ha.controller(active).isActive() && !ha.controller(1 - active).isActive();
+      });
       ha.fsIsUsable();
       ha.splitBrain.assertNoSplitBrain();
     }
@@ -67,6 +73,45 @@ class HotStandbyFaultsTest {
       }
       assertEquals(1, ha.controller(active).metrics().failovers());
       assertEquals(0, ha.controller(1 - active).metrics().failovers());
+      ha.fsIsUsable();
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  /**
+   * ZooKeeper down for three session timeouts: no controller can take the lock meanwhile, so the active NameNode stays
+   * active all along (as under the stock ZKFC), and once ZooKeeper is back the leader carries its leadership over to
+   * the new session Curator opened (it gave the old one up a session timeout into the outage): no failover. One still
+   * works then. Before, the leader stepped down as Curator gave its session up, leaving no active NameNode until
+   * ZooKeeper returned.
+   */
+  @Test
+  void aZooKeeperOutageLongerThanTheSessionTimeoutKeepsTheActiveNameNode() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) { // 2 s sessions
+      ha.startControllers();
+      int active = ha.awaitActive(WAIT);
+      Await.until("the standby's controller stands by", WAIT,
+          () -> ha.controller(1 - active).state() == ControllerState.STANDBY);
+      ha.cluster.zooKeeper().stop();
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+      while (System.nanoTime() < until) {
+        assertEquals(active, ha.activeNameNode(), "the active NameNode changed while ZooKeeper was down");
+        Thread.sleep(20);
+      }
+      ha.cluster.zooKeeper().restart();
+      Await.until("both controllers back from NEUTRAL", WAIT, () -> ha.controllers().stream()
+          .allMatch(c -> c.state() == ControllerState.ACTIVE || c.state() == ControllerState.STANDBY));
+      // Past the expiry of the sessions given up (a session timeout after ZooKeeper's start): nothing changes.
+      until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < until) {
+        assertEquals(active, ha.activeNameNode(), "the active NameNode changed after ZooKeeper returned");
+        Thread.sleep(20);
+      }
+      assertEquals(1, ha.controller(active).metrics().failovers(), "no failover after ZooKeeper returned");
+      assertEquals(0, ha.controller(1 - active).metrics().failovers());
+      ha.fsIsUsable();
+      ha.killNameNode(active);
+      assertEquals(1 - active, ha.awaitActiveOtherThan(active, WAIT), "a failover works after the outage");
       ha.fsIsUsable();
       ha.splitBrain.assertNoSplitBrain();
     }

@@ -521,7 +521,7 @@ final class ProcessHaCluster implements AutoCloseable {
     hosts.cut(i);
   }
 
-  /** Puts NameNode {@code i}'s host back on the network (kill what ran on it first: it was fenced). */
+  /** Puts NameNode {@code i}'s host back on the network, with whatever still runs there. */
   void healHost(int i) throws IOException {
     hosts.heal(i);
   }

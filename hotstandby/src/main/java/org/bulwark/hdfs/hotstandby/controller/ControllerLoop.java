@@ -106,7 +106,6 @@ public final class ControllerLoop implements Closeable {
   /** Wall-clock time of the last change of health: written as {@code failedAt} into the record. */
   private volatile long healthChangedAt;
   private volatile boolean zooKeeperConnected;
-  private volatile boolean sessionLost;
   private volatile long cededUntil;
   /** Guards {@link #pendingHandoffs} and the removal of this controller's handoff request. */
   private final Object handoffs = new Object();
@@ -189,20 +188,9 @@ public final class ControllerLoop implements Closeable {
     wake();
   }
 
+  /** A session Curator gave up (LOST) is seen once connected again, in a new one: see {@link #carryOver}. */
   public void onConnectionState(ConnectionState state) {
-    switch (state) {
-      case CONNECTED:
-      case RECONNECTED:
-        zooKeeperConnected = true;
-        break;
-      case LOST:
-        sessionLost = true;
-        zooKeeperConnected = false;
-        break;
-      default:
-        zooKeeperConnected = false;
-        break;
-    }
+    zooKeeperConnected = state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED;
     LOG.info("ZooKeeper connection of {}: {}", nameNode, state);
     wake();
   }
@@ -329,13 +317,12 @@ public final class ControllerLoop implements Closeable {
       // Active until a check begun after the transition says otherwise (asked for when it answered).
       h = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "answered transitionToActive after: " + h);
     }
-    if (sessionLost) {
-      sessionLost = false;
-      onSessionLost();
-    }
     if (!zooKeeperConnected) {
       setState(leadership != null ? ControllerState.ACTIVE : ControllerState.NEUTRAL);
       return Long.MAX_VALUE;
+    }
+    if (leadership != null && !election.ofCurrentSession(leadership)) {
+      carryOver();
     }
     if (leadership == null && election.iLead()) {
       // This session holds the lock with no leadership behind it: a lock transaction that committed but whose
@@ -546,13 +533,24 @@ public final class ControllerLoop implements Closeable {
     published = null;
   }
 
-  private void onSessionLost() {
-    if (leadership != null) {
-      LOG.warn("{}: ZooKeeper session lost while leading; stepping down", nameNode);
-      leadership = null;
-      published = null;
-      demote("ZooKeeper session lost");
+  /**
+   * The session that took this leadership is gone: ZooKeeper said it expired, or Curator gave it up after a session
+   * timeout without a connection (a ZooKeeper outage, or this host cut off: it cannot tell which). Until connected
+   * again nothing changed, as under the stock ZKFC. Now, if no other controller has led since, the leadership passes to
+   * the new session and the NameNode stays active (the stock ZKFC too takes a free lock back after an expiry without
+   * stepping down first); otherwise another leads, and may have fenced this NameNode already.
+   */
+  private void carryOver() throws Exception {
+    Leadership kept = election.resume(leadership);
+    if (kept != null) {
+      LOG.info("{} keeps its leadership (epoch {}) in a new ZooKeeper session", nameNode, kept.epoch());
+      leadership = kept;
+      return;
     }
+    LOG.warn("{}: ZooKeeper session lost while leading, and another controller has led since; stepping down", nameNode);
+    leadership = null;
+    published = null;
+    demote("ZooKeeper session lost");
   }
 
   /** Best effort: the NameNode to standby (it may be gone). */

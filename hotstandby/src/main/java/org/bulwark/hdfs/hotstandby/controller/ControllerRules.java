@@ -21,8 +21,9 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
  *       higher one that is slow or stuck cannot block the election; a controller that has just
  *       started also gives configured higher priorities one delay to register.</li>
- *   <li>Without a ZooKeeper connection nothing changes: a leader keeps its NameNode active (no
- *       other can take over without the lock) until the session is declared lost.</li>
+ *   <li>Without a ZooKeeper connection nothing changes, however long it lasts: a leader keeps its NameNode
+ *       active (no other can take over while ZooKeeper is out of reach), and once connected again, in a new
+ *       session if its own was given up meanwhile, it leads on unless another controller has led since.</li>
  * </ul>
  */
 public final class ControllerRules {

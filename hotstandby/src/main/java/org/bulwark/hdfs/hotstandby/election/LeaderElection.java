@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -298,6 +299,47 @@ public final class LeaderElection implements Closeable {
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       return false;
     }
+  }
+
+  /**
+   * Whether {@code l} was taken by this client's current ZooKeeper session: false once Curator has given that session
+   * up and opened another (LOST), with no round trip.
+   */
+  public boolean ofCurrentSession(Leadership l) {
+    try {
+      return sessionId() == l.sessionId();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /**
+   * Carries {@code l}, taken by a session this client has given up since, over to the current session, if no other
+   * controller has led since: the epoch is still where {@code l} set it. The given-up session's lock, which ZooKeeper
+   * may still hold (Curator gives a session up after a session timeout without a connection, ZooKeeper expires it a
+   * timeout after it last heard from it), is replaced in the same transaction.
+   *
+   * @return the leadership in this session, at {@code l}'s epoch; null when another controller leads or has led since
+   */
+  public Leadership resume(Leadership l) throws Exception {
+    long session = sessionId();
+    Stat lock = client.checkExists().forPath(paths.lock());
+    if (lock != null && lock.getEphemeralOwner() != l.sessionId()) {
+      return null;
+    }
+    List<CuratorOp> ops = new ArrayList<>();
+    ops.add(client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()));
+    if (lock != null) {
+      ops.add(client.transactionOp().delete().withVersion(lock.getVersion()).forPath(paths.lock()));
+    }
+    ops.add(client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)));
+    try {
+      client.transaction().forOperations(ops);
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException
+        | KeeperException.NodeExistsException e) {
+      return null;
+    }
+    return new Leadership(l.epoch(), l.epochVersion(), session, l.toFence());
   }
 
   /** Whether {@code l} is still the latest leadership, checked against ZooKeeper itself. */

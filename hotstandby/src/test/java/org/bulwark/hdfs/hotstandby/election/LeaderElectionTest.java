@@ -311,6 +311,7 @@ class LeaderElectionTest {
     Await.until("nn1's client in a new session", WAIT,
         () -> a.client().getZookeeperClient().isConnected() && a.sessionId() != expired);
     assertFalse(a.election().stillLeading(la), "a leadership of an expired session is over even before another wins");
+    assertFalse(a.election().ofCurrentSession(la), "and is known so without asking ZooKeeper");
     // Until the server drops it, the old session's lock still names nn1: that is not this session's lead.
     assertFalse(a.election().iLead(), "the lingering lock of the expired session is not nn1's lead");
     Await.until("the expired session's lock gone", WAIT, () -> b.client().checkExists().forPath(paths.lock()) == null);
@@ -453,6 +454,75 @@ class LeaderElectionTest {
     ActiveRecord after = record("nn1", la.epoch(), 2000);
     assertTrue(a.election().publish(la, after), "the leader can still publish");
     assertEquals(after, b.election().readActiveRecord());
+  }
+
+  /**
+   * ZooKeeper down for longer than the session timeout: Curator gives the session up (LOST) and opens another once
+   * ZooKeeper is back, while the server, which counts a session's timeout afresh when it starts, still holds the old
+   * session's lock. No other controller has led since, so the leadership carries over to the new session, lock and
+   * all, in one transaction, at the same epoch: the leader need not step down.
+   */
+  @Test
+  void aLeadershipCarriesOverToANewSessionAfterAZooKeeperOutage() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = a.election().acquire();
+    assertNotNull(la);
+    long given = a.sessionId();
+
+    server.stop();
+    Thread.sleep(2L * SESSION_TIMEOUT_MS);
+    server.restart();
+    Await.until("nn1 in a new session", WAIT,
+        () -> a.client().getZookeeperClient().isConnected() && a.sessionId() != given);
+    assertFalse(a.election().ofCurrentSession(la));
+    assertEquals(given, a.client().checkExists().forPath(paths.lock()).getEphemeralOwner(),
+        "the server still holds the given-up session's lock");
+
+    Leadership kept = a.election().resume(la);
+    assertNotNull(kept, "nobody led since");
+    assertEquals(la.epoch(), kept.epoch(), "no new epoch: the same leadership");
+    assertTrue(a.election().ofCurrentSession(kept));
+    assertTrue(a.election().stillLeading(kept));
+    assertEquals(a.sessionId(), a.client().checkExists().forPath(paths.lock()).getEphemeralOwner(), "the lock moved over");
+    Await.until("nn2 connected", WAIT, () -> b.client().getZookeeperClient().isConnected());
+    assertNull(b.election().acquire(), "nobody else can take the lock");
+    assertTrue(a.election().publish(kept, record("nn1", kept.epoch(), 2000)), "the leader still writes");
+  }
+
+  /**
+   * A leadership whose session expired on the server (its lock gone with it) carries over while nobody has led
+   * since, and not once another controller has (a new epoch), even with the lock free again: that one may have
+   * fenced its NameNode.
+   */
+  @Test
+  void aLeadershipCarriesOverOnlyWhileNoOtherControllerHasLedSince() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = a.election().acquire();
+    assertNotNull(la);
+    expireAndAwaitTheLockGone(a, b);
+    Leadership kept = a.election().resume(la);
+    assertNotNull(kept, "the lock was free and nobody led since");
+    assertEquals(a.sessionId(), b.client().checkExists().forPath(paths.lock()).getEphemeralOwner());
+
+    expireAndAwaitTheLockGone(a, b);
+    Leadership lb = b.election().acquire();
+    assertNotNull(lb);
+    assertNull(a.election().resume(kept), "nn2 leads");
+    b.election().release(lb, null);
+    assertNull(a.election().resume(kept), "nn2 has led since, though the lock is free again");
+    assertNull(b.client().checkExists().forPath(paths.lock()));
+  }
+
+  /** {@code c}'s session expires (the client first, as Curator's KillSession does) and the server drops its lock. */
+  private void expireAndAwaitTheLockGone(Controller c, Controller observer) throws Exception {
+    long expired = c.sessionId();
+    KillSession.kill(c.client().getZookeeperClient().getZooKeeper());
+    Await.until(c.nameNode() + " in a new session", WAIT,
+        () -> c.client().getZookeeperClient().isConnected() && c.sessionId() != expired);
+    Await.until("the expired session's lock gone", WAIT,
+        () -> observer.client().checkExists().forPath(paths.lock()) == null);
   }
 
   @Test
