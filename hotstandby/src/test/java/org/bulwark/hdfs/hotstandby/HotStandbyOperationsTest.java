@@ -95,6 +95,40 @@ class HotStandbyOperationsTest {
     }
   }
 
+  /**
+   * With fail-back on, {@code haadmin -failover nn1 nn2} to the lower priority holds: nn1 stood as candidate all
+   * along, and fail-back passes over the NameNodes that stood when the operator moved the role (before, nn2's
+   * controller handed back to nn1 within milliseconds). Once nn1 comes back from a failure, it is failed back to.
+   */
+  @Test
+  void anOperatorsFailoverToALowerPriorityHoldsUnderFailback() throws Exception {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2, conf -> { }, conf -> {
+      conf.set("bulwark.hotstandby.priority.ns1.nn1", "5");
+      conf.set("bulwark.hotstandby.failback.enabled", "true");
+      conf.set("bulwark.hotstandby.failback.delay", "1s");
+    })) {
+      ha.startControllers();
+      assertEquals(0, ha.awaitActive(WAIT));
+      Await.until("nn2 stands by", WAIT, () -> ha.controller(1).state() == ControllerState.STANDBY);
+      Thread.sleep(1500); // nn1 has stood for longer than the fail-back delay
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      DFSHAAdmin admin = new Admin(out, out);
+      admin.setConf(ha.cluster.conf());
+      assertEquals(0, admin.run(new String[] {"-failover", "nn1", "nn2"}), out.toString(StandardCharsets.UTF_8));
+      long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < until) {
+        assertEquals(1, ha.activeNameNode(), "the operator's failover was undone");
+        Thread.sleep(20);
+      }
+      assertEquals(1, ha.controller(1).metrics().failovers());
+      ha.killNameNode(0);
+      ha.restartNameNode(0);
+      Await.until("fail-back to nn1, back from its failure", WAIT,
+          () -> ha.activeNameNode() == 0 && ha.controller(0).isActive());
+      ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
   @Test
   void refusesToRunBesideAStockZkfc() throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {

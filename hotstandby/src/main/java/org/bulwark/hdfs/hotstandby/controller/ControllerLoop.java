@@ -114,6 +114,8 @@ public final class ControllerLoop implements Closeable {
 
   // Owned by the loop thread.
   private volatile Leadership leadership;
+  /** When this leadership was handed over by an operator's failover to this NameNode (see ControllerView#handedOver), or 0. */
+  private long handedOverAt;
   private ActiveRecord published;
   private long leadershipFreeSince;
   private long startedAt;
@@ -332,16 +334,18 @@ public final class ControllerLoop implements Closeable {
       election.release(null, null);
     }
     removeLeftoverHandoff();
+    String handoff = election.handoffTarget();
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
         .health(h.health())
         .observer(h.state() == HAServiceState.OBSERVER)
         .madeInactive(ControllerRules.madeInactive(leadership != null, h, activatedAtNanos))
         .zooKeeperConnected(true)
         .cededUntil(cededUntil)
+        .handedOver(leadership != null ? handedOverAt : 0)
         .failback(settings.failback, settings.failbackDelayMillis)
         .lowerPriorityDelay(settings.lowerPriorityDelayMillis)
         .configured(settings.configuredPriorities, startedAt)
-        .handoffTarget(election.handoffTarget())
+        .handoffTarget(handoff)
         .candidates(election.candidates(now));
     boolean stand = ControllerRules.shouldStand(view.build(), now);
     // A leader whose NameNode is gone or hung lets go of the lock first: withdrawing its candidacy is a
@@ -377,7 +381,7 @@ public final class ControllerLoop implements Closeable {
     }
     switch (step.kind()) {
       case ACQUIRE:
-        acquire(step);
+        acquire(step, nameNode.nameNodeId().equals(handoff));
         break;
       case RESIGN:
         resign(step);
@@ -422,7 +426,8 @@ public final class ControllerLoop implements Closeable {
     }
   }
 
-  private void acquire(Step why) throws Exception {
+  /** Takes the leadership; {@code requested} when an operator's failover to this NameNode asks for it. */
+  private void acquire(Step why, boolean requested) throws Exception {
     long start = clock.getAsLong();
     // Only for the detection figure: since when the previous active's controller saw it fail (its record's wall clock).
     ActiveRecord previous = election.cachedActiveRecord();
@@ -467,6 +472,7 @@ public final class ControllerLoop implements Closeable {
     healthRecheck.run();
     Leadership l = r.leadership;
     leadership = l;
+    handedOverAt = requested ? start : 0;
     published = r.published;
     long done = clock.getAsLong();
     metrics.failovers.incr();

@@ -16,7 +16,7 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  *   <li>A leader whose NameNode is gone or hung abandons at once (the next leader fences it); one
  *       whose NameNode answers but is unhealthy or no longer active, or that is asked to cede or hand over
  *       (to a standing candidate), resigns cleanly; with fail-back, it hands over to a higher priority that
- *       has stayed healthy long enough.</li>
+ *       has stayed healthy long enough, unless an operator's failover made it leader after that one stood.</li>
  *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
  *       higher one that is slow or stuck cannot block the election; a controller that has just
@@ -81,11 +81,14 @@ public final class ControllerRules {
     if (v.handoffTarget != null && !v.handoffTarget.equals(v.me) && v.candidates.containsKey(v.handoffTarget)) {
       return Step.of(Step.Kind.RESIGN, "manual failover to " + v.handoffTarget);
     }
-    if (v.failback) {
+    // While an operator's failover to this NameNode is under way, or after it made this one leader, fail-back
+    // would undo it: only a candidate that stood (again) since then, a NameNode back from a failure, is failed back to.
+    if (v.failback && !v.me.equals(v.handoffTarget)) {
       long readyAt = Long.MAX_VALUE;
       Candidate preferred = null;
       for (Candidate c : v.candidates.values()) {
-        if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority) {
+        if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority
+            && (v.handedOverAtMillis == 0 || c.sinceMillis() > v.handedOverAtMillis)) {
           long at = c.sinceMillis() + v.failbackDelayMillis;
           if (at < readyAt) {
             readyAt = at;

@@ -23,6 +23,7 @@ public final class ControllerView {
   final Map<String, Candidate> candidates;
   final String handoffTarget;
   final long cededUntilMillis;
+  final long handedOverAtMillis;
   final long leadershipFreeSinceMillis;
   final boolean failback;
   final long failbackDelayMillis;
@@ -42,6 +43,7 @@ public final class ControllerView {
     this.candidates = Collections.unmodifiableMap(new LinkedHashMap<>(b.candidates));
     this.handoffTarget = b.handoffTarget;
     this.cededUntilMillis = b.cededUntilMillis;
+    this.handedOverAtMillis = b.handedOverAtMillis;
     this.leadershipFreeSinceMillis = b.leadershipFreeSinceMillis;
     this.failback = b.failback;
     this.failbackDelayMillis = b.failbackDelayMillis;
@@ -67,6 +69,7 @@ public final class ControllerView {
     private final Map<String, Candidate> candidates = new LinkedHashMap<>();
     private String handoffTarget;
     private long cededUntilMillis;
+    private long handedOverAtMillis;
     private long leadershipFreeSinceMillis;
     private boolean failback;
     private long failbackDelayMillis;
@@ -130,6 +133,16 @@ public final class ControllerView {
 
     public Builder cededUntil(long millis) {
       this.cededUntilMillis = millis;
+      return this;
+    }
+
+    /**
+     * When this leader took the leadership because an operator asked for a failover to its NameNode
+     * ({@code hdfs haadmin -failover}); 0 when it was elected otherwise. Fail-back then passes over the candidates
+     * that stood already, or it would undo the operator's choice.
+     */
+    public Builder handedOver(long atMillis) {
+      this.handedOverAtMillis = atMillis;
       return this;
     }
 

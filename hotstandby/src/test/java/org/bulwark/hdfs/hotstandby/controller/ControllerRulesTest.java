@@ -161,6 +161,31 @@ class ControllerRulesTest {
     assertEquals(Step.Kind.NONE, ControllerRules.decide(equal, NOW).kind(), "equal priority never fails back");
   }
 
+  /**
+   * {@code hdfs haadmin -failover nnHigh nnLow} with fail-back on: nnLow, made leader by the operator's request, does
+   * not hand back to nnHigh (which stood all along: it resigned cleanly), neither while the request stands nor after;
+   * it does to a higher priority that stands anew since (a NameNode back from a failure), once that one has been
+   * healthy for the fail-back delay.
+   */
+  @Test
+  void failbackDoesNotUndoAnOperatorsFailover() {
+    Candidate high = new Candidate("nnHigh", 5, NOW - 3_600_000); // a candidate for an hour: it was the active
+    long handedOver = NOW - 10;
+    ControllerView requestPending = leader("nnLow", 0).candidate(high).handoffTarget("nnLow").handedOver(handedOver)
+        .failback(true, 30_000).build();
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(requestPending, NOW).kind(), "while the request stands");
+    ControllerView afterRequest = leader("nnLow", 0).candidate(high).handedOver(handedOver).failback(true, 30_000).build();
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(afterRequest, NOW + 3_600_000).kind(), "once it is done");
+    Candidate back = new Candidate("nnHigh", 5, NOW + 1000); // restarted: its candidacy is seen anew
+    ControllerView standsAnew = leader("nnLow", 0).candidate(back).handedOver(handedOver).failback(true, 30_000).build();
+    Step waiting = ControllerRules.decide(standsAnew, NOW + 1000);
+    assertEquals(Step.Kind.WAIT, waiting.kind());
+    assertEquals(NOW + 31_000, waiting.wakeAtMillis());
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(standsAnew, NOW + 31_000).kind());
+    ControllerView elected = leader("nnLow", 0).candidate(high).failback(true, 30_000).build();
+    assertEquals(Step.Kind.RESIGN, ControllerRules.decide(elected, NOW).kind(), "a leader the election chose fails back");
+  }
+
   @Test
   void justStartedControllerGivesAbsentHigherPrioritiesOneDelay() {
     java.util.Map<String, Integer> configured = java.util.Map.of("nn1", 1, "nn2", 5, "nn3", 3);
