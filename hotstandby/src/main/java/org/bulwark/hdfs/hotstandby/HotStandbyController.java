@@ -24,6 +24,7 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.tools.NNHAServiceTarget;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.util.ExitUtil;
 import org.apache.hadoop.util.Tool;
 import org.bulwark.hdfs.common.cli.DaemonCommand;
 import org.bulwark.hdfs.common.security.KeytabLogin;
@@ -159,8 +160,10 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       if (HotStandbyKeys.SKIP_GRACEFUL_WHEN_SILENT.get(conf)) {
         for (String other : priorities.keySet()) {
           if (!other.equals(nn)) {
-            peers.put(other, new HealthMonitor(conf, new NNHAServiceTarget(conf, ns, other).getAddress(), healthInterval,
-                healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn));
+            HealthMonitor peer = new HealthMonitor(conf, new NNHAServiceTarget(conf, ns, other).getAddress(),
+                healthInterval, healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn);
+            peer.onFatalError(this::fatal);
+            peers.put(other, peer);
           }
         }
         silence = other -> {
@@ -176,6 +179,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
         }
       });
       loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
+      loop.onFatalError(this::fatal);
       holder[0] = loop;
       if (HotStandbyKeys.WITNESS_LOCAL_EXIT.get(conf)) {
         exitWitness = LocalExitWitness.forAddress(target.getAddress(), ns + "." + nn);
@@ -211,6 +215,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
         };
       }
       health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, onHealth, ns + "-" + nn);
+      health.onFatalError(this::fatal);
       loop.healthRecheck(health::reportNextCheck);
       long witnessPoll = HotStandbyKeys.WITNESS_POLL_INTERVAL.get(conf);
       if (exitWitness != null && witnessPoll > 0) {
@@ -233,6 +238,22 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     } catch (Exception e) {
       close();
       throw new IOException("cannot start the controller: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * An Error (out of memory, a class that cannot be loaded) ended a thread the controller cannot run without: its
+   * decisions, or a health check's. Left so, its ZooKeeper session would hold the lock with nothing to act on a
+   * failure. The session is closed first, so the lock and the candidacy go at once (the next leader fences this
+   * NameNode if the breadcrumb says it may be active), then the process is halted at once, as Hadoop's daemons halt on
+   * an OutOfMemoryError: a JVM past an Error is not trusted with the shutdown hook's clean close, which would also
+   * wait for a health-check thread that broke.
+   */
+  private void fatal(Throwable error) {
+    try {
+      zooKeeper.close();
+    } finally {
+      ExitUtil.halt(1, error);
     }
   }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.apache.curator.framework.state.ConnectionState;
@@ -76,6 +77,7 @@ public final class ControllerLoop implements Closeable {
   /** Sees this NameNode's process exit, on its host; null when it cannot. */
   private volatile LocalExitWitness exitWitness;
   private volatile ActivityListener activity = new ActivityListener() { };
+  private volatile Consumer<Throwable> fatal = error -> { };
 
   /** Told, on the loop's thread, when this controller's NameNode became active and when it stopped being so. */
   public interface ActivityListener {
@@ -150,6 +152,15 @@ public final class ControllerLoop implements Closeable {
   /** Who is told when this controller's NameNode becomes active or stops being so (one listener). */
   public void onActivity(ActivityListener listener) {
     activity = listener;
+  }
+
+  /**
+   * Who is told, on the thread it broke, of an Error that ended the decision thread (out of memory, a class that
+   * cannot be loaded): nothing decides any more, while the ZooKeeper session would keep the lock held. The handler
+   * must make the session end (see {@code HotStandbyController}).
+   */
+  public void onFatalError(Consumer<Throwable> handler) {
+    fatal = handler;
   }
 
   /** Test seam (see {@code HotStandbyController}): the JVM halts right after the named activation step. */
@@ -278,6 +289,18 @@ public final class ControllerLoop implements Closeable {
   // ---- the loop ----
 
   private void run() {
+    try {
+      decideUntilStopped();
+    } catch (Throwable t) {
+      // Nothing will decide again; left alone, the session would keep the lock (and the candidacy) for good.
+      lifecycle.set(Lifecycle.CLOSED);
+      LOG.error("Controller of {}: the decision thread failed; ending this controller so its ZooKeeper session, and "
+          + "any lock it holds, goes", nameNode, t);
+      fatal.accept(t);
+    }
+  }
+
+  private void decideUntilStopped() {
     while (lifecycle.get() == Lifecycle.STARTED) {
       long wakeAt;
       try {
@@ -438,6 +461,8 @@ public final class ControllerLoop implements Closeable {
     try {
       r = activation.run();
     } catch (Exception e) {
+      // (An Error goes on to run(): the session ends, and the breadcrumb, naming this NameNode from the lock on, has
+      // the next leader fence it.)
       Leadership taken = activation.taken();
       if (taken != null) {
         demote("failed while becoming active");

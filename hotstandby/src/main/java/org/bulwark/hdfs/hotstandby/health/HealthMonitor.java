@@ -36,6 +36,7 @@ public final class HealthMonitor implements Closeable {
   private final long intervalMillis;
   private final long rpcTimeoutMillis;
   private final Consumer<HealthReport> listener;
+  private volatile Consumer<Throwable> fatal = error -> { };
   private final Thread thread;
   private final ConnectionWatch watch;
   private final Object wake = new Object();
@@ -68,6 +69,14 @@ public final class HealthMonitor implements Closeable {
     this.watch = new ConnectionWatch(address, intervalMillis, this::checkNow, this::refused, name);
   }
 
+  /**
+   * Who is told of an Error (out of memory, a class that cannot be loaded) that ended the checks, on the thread it
+   * broke: its owner learns nothing of the NameNode any more (set before {@link #start}).
+   */
+  public void onFatalError(Consumer<Throwable> handler) {
+    fatal = handler;
+  }
+
   public void start() {
     thread.start();
     watch.start();
@@ -87,6 +96,14 @@ public final class HealthMonitor implements Closeable {
   }
 
   private void loop() {
+    try {
+      checkUntilClosed();
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  private void checkUntilClosed() {
     while (running) {
       long started = System.nanoTime();
       if (connectionLost) {
@@ -158,9 +175,25 @@ public final class HealthMonitor implements Closeable {
         LOG.info("NameNode at {}: {}", address, report);
       }
       if (changed || asked) {
-        listener.accept(report);
+        try {
+          listener.accept(report);
+        } catch (RuntimeException e) {
+          LOG.warn("NameNode at {}: passing on the report {} failed", address, report, e);
+        } catch (Throwable t) {
+          failed(t); // on the watch's thread or the exit witness's too
+        }
       }
     }
+  }
+
+  /** An Error on a thread that reports: the checks end, and the owner is told (see {@link #onFatalError}). */
+  private void failed(Throwable t) {
+    if (!running) {
+      return; // closed, or told already
+    }
+    running = false;
+    LOG.error("Health checks of the NameNode at {} end", address, t);
+    fatal.accept(t);
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.hotstandby.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -126,6 +127,40 @@ class HealthMonitorTest {
       assertTrue(reports.get(1).checkStartedNanos() - asked >= 0, "the reported check began after it was asked for");
       Thread.sleep(500);
       assertEquals(2, reports.size(), "asked for once, reported once: " + reports);
+    }
+  }
+
+  /**
+   * A listener that throws an Error (out of memory, a class that cannot be loaded) ends the checks and its owner is
+   * told, instead of the checks' thread dying unheard of (its controller would then never learn its NameNode failed);
+   * a listener's RuntimeException is logged and the checks go on.
+   */
+  @Test
+  void aListenersErrorEndsTheChecksAndIsHandedOnItsRuntimeExceptionIsNot() throws Exception {
+    InetSocketAddress closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = new InetSocketAddress("127.0.0.1", s.getLocalPort());
+    }
+    java.util.List<HealthReport> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Error thrown = new NoClassDefFoundError("org/apache/hadoop/ha/HAServiceStatus");
+    java.util.concurrent.atomic.AtomicReference<Throwable> told = new java.util.concurrent.atomic.AtomicReference<>();
+    try (HealthMonitor monitor = new HealthMonitor(new Configuration(false), closed, 20, 1000, r -> {
+          reports.add(r);
+          if (reports.size() == 1) {
+            throw new IllegalStateException("a listener's bug");
+          }
+          throw thrown;
+        }, "gone")) {
+      monitor.onFatalError(told::set);
+      monitor.start();
+      Await.until("the first report", Duration.ofSeconds(30), () -> reports.size() == 1);
+      monitor.reportNextCheck();
+      Await.until("the checks went on after the RuntimeException", Duration.ofSeconds(30), () -> reports.size() == 2);
+      Await.until("the Error handed on", Duration.ofSeconds(30), () -> told.get() != null);
+      assertSame(thrown, told.get());
+      monitor.reportNextCheck();
+      Thread.sleep(300); // 15 check intervals
+      assertEquals(2, reports.size(), "no check after the Error: " + reports);
     }
   }
 }
