@@ -165,7 +165,7 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
     }
     long waitStartMillis = System.currentTimeMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverWaitMillis);
-    Predicate<ActiveRecord> wanted = wantedAfter(failed, tracker.usableRecord(), waitStartMillis);
+    Predicate<ActiveRecord> wanted = wantedAfter(failed, tracker.usableRecord());
     int active = -1;
     if (probes != null) {
       probes.newWait();
@@ -211,19 +211,19 @@ public class ZooKeeperFailoverProxyProvider<T> extends AbstractNNFailoverProxyPr
   }
 
   /**
-   * Which records end a wait that began at {@code waitStartMillis} after NameNode {@code failed}'s call failed,
-   * {@code known} being the record then (null without a session): one naming a configured NameNode, and naming
-   * the failed one only when it is newer (a later epoch, or published since the wait began): the NameNode that
-   * failed may be the one made active since.
+   * Which records end a wait after NameNode {@code failed}'s call failed, {@code known} being the record then (null
+   * without a session): one naming a configured NameNode, and naming the failed one only at a later epoch than
+   * {@code known}'s: that NameNode may have been made active since. (Not by the record's time: that is the
+   * controller host's clock. Without a record to compare with, the NameNodes' own answers find it.)
    */
-  private Predicate<ActiveRecord> wantedAfter(int failed, ActiveRecord known, long waitStartMillis) {
+  private Predicate<ActiveRecord> wantedAfter(int failed, ActiveRecord known) {
     return r -> {
       int i = indexOf(r);
       if (i < 0) {
         warnUnconfigured(r);
         return false;
       }
-      return i != failed || r.since() >= waitStartMillis || known != null && r.epoch() > known.epoch();
+      return i != failed || known != null && r.epoch() > known.epoch();
     };
   }
 

@@ -15,10 +15,26 @@ import org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.security.UserGroupInformation;
 
-/** The stock factory's proxies, counting the HA-state questions asked through them. */
+/**
+ * The stock factory's proxies, counting the HA-state questions asked through them; or, made {@link #unanswered},
+ * failing each of them, so that a client can learn of a new active NameNode from ZooKeeper alone.
+ */
 final class HaStateCounting implements HAProxyFactory<ClientProtocol> {
   final HAProxyFactory<ClientProtocol> real = new NameNodeHAProxyFactory<>();
   final AtomicInteger questions = new AtomicInteger();
+  private final boolean answered;
+
+  HaStateCounting() {
+    this(true);
+  }
+
+  private HaStateCounting(boolean answered) {
+    this.answered = answered;
+  }
+
+  static HaStateCounting unanswered() {
+    return new HaStateCounting(false);
+  }
 
   @Override
   public ClientProtocol createProxy(Configuration conf, InetSocketAddress address, Class<ClientProtocol> xface,
@@ -41,6 +57,9 @@ final class HaStateCounting implements HAProxyFactory<ClientProtocol> {
           }
           if (m.getName().equals("getHAServiceState")) {
             questions.incrementAndGet();
+            if (!answered) {
+              throw new IOException("not answered in this test");
+            }
           }
           try {
             return m.invoke(target, args);

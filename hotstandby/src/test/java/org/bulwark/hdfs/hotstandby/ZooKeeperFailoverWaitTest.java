@@ -85,6 +85,37 @@ class ZooKeeperFailoverWaitTest {
   }
 
   /**
+   * The same learned from ZooKeeper alone (the NameNodes answer no question): the client's session knows the record
+   * naming nn2 when nn2's call fails, and a record of a later epoch naming nn2 again ends the wait.
+   */
+  @Test
+  void aLaterEpochNamingTheNameNodeWhoseCallFailedEndsTheWait() throws Exception {
+    ha.cluster.mini().transitionToStandby(0);
+    ha.cluster.mini().transitionToActive(1);
+    Configuration conf = clientConf("20s");
+    String nn2 = conf.getTrimmed("dfs.namenode.rpc-address.ns1.nn2");
+    publish("nn2", nn2, 7);
+    ZooKeeperFailoverProxyProvider<ClientProtocol> p = new ZooKeeperFailoverProxyProvider<>(
+        conf, URI.create("hdfs://ns1"), ClientProtocol.class, HaStateCounting.unanswered());
+    try {
+      p.performFailover(p.getProxy().proxy); // from nn1: the record names nn2, and the session stays open
+      assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(1)), "on nn2: " + p.getProxy().proxyInfo);
+      ClientProtocol failed = p.getProxy().proxy;
+      Thread failover = new Thread(() -> p.performFailover(failed));
+      long start = System.nanoTime();
+      failover.start();
+      Thread.sleep(300);
+      publish("nn2", nn2, 8);
+      failover.join(30_000);
+      long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(tookMillis < 10_000, "the wait ended at the later epoch, not after 20 s: " + tookMillis + " ms");
+      assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(1)), "on nn2: " + p.getProxy().proxyInfo);
+    } finally {
+      p.close();
+    }
+  }
+
+  /**
    * ZooKeeper names an active NameNode at an address this client's configuration lacks (clients naming the
    * NameNodes by other host names, a stale job configuration). The record and the relay answered at once, so the
    * provider asked the NameNodes as fast as they answered: tens of thousands of questions in 3 s.
@@ -143,7 +174,11 @@ class ZooKeeperFailoverWaitTest {
   }
 
   private static void publish(String nameNode, String rpcAddress) throws Exception {
-    byte[] data = new ActiveRecord("ns1", nameNode, rpcAddress, "", "", 7, System.currentTimeMillis(),
+    publish(nameNode, rpcAddress, 7);
+  }
+
+  private static void publish(String nameNode, String rpcAddress, long epoch) throws Exception {
+    byte[] data = new ActiveRecord("ns1", nameNode, rpcAddress, "", "", epoch, System.currentTimeMillis(),
         ActiveRecord.State.ACTIVE, 0).encode();
     String path = "/bulwark-ha/ns1/active";
     Stat s = writer.checkExists().forPath(path);
