@@ -299,13 +299,13 @@ public final class AvailabilityBalancer implements Closeable {
     }
     SubmissionLoop.Dispatch dispatch = new SubmissionLoop.Dispatch() {
       @Override
-      public boolean offer(PlannedMove m) {
-        boolean accepted = movers.get(m.block().pool()).submit(fetched.located(m.block()),
+      public SubmissionLoop.Offer offer(PlannedMove m) {
+        SubmissionLoop.Offer offer = movers.get(m.block().pool()).submit(fetched.located(m.block()),
             table.datanode(m.source()).getDatanodeUuid(), table.datanode(m.target()).getDatanodeUuid(), type);
-        if (accepted) {
+        if (offer == SubmissionLoop.Offer.ACCEPTED) {
           recent.handedOver(m.block(), Time.monotonicNow());
         }
-        return accepted;
+        return offer;
       }
 
       @Override

@@ -72,13 +72,15 @@ final class PoolMover implements Closeable {
   /**
    * Hands one move to the dispatcher.
    *
-   * @return false when the dispatcher refused it now (a node busy, or the block not movable)
+   * @return REFUSED when the dispatcher refused it now (a node busy, or the block not movable); DROPPED when it
+   *     can take it in no turn of this iteration (its source or target has no such storage here, or Hadoop
+   *     dropped it for want of a mover thread, having marked the block moved)
    */
-  boolean submit(BlockWithLocations block, String sourceUuid, String targetUuid, StorageType type) {
+  SubmissionLoop.Offer submit(BlockWithLocations block, String sourceUuid, String targetUuid, StorageType type) {
     Source source = groups.get(key(sourceUuid, type));
     StorageGroup target = groups.get(key(targetUuid, type));
     if (source == null || target == null) {
-      return false;
+      return SubmissionLoop.Offer.DROPPED;
     }
     DBlock dblock = new DBlock(block.getBlock());
     String[] uuids = block.getDatanodeUuids();
@@ -91,10 +93,10 @@ final class PoolMover implements Closeable {
     }
     PendingMove move = source.addPendingMove(dblock, target);
     if (move == null) {
-      return false;
+      return SubmissionLoop.Offer.REFUSED;
     }
     dispatcher.executePendingMove(move);
-    return MoverThreads.running(datanodes.get(targetUuid));
+    return MoverThreads.running(datanodes.get(targetUuid)) ? SubmissionLoop.Offer.ACCEPTED : SubmissionLoop.Offer.DROPPED;
   }
 
   /**

@@ -10,8 +10,8 @@ import org.bulwark.hdfs.balancer.plan.PlannedMove;
  * Offers one iteration's planned moves to the dispatchers until each is accepted or given up. A node
  * that has its concurrent moves in flight, or is delayed after a failed move, refuses a move for now;
  * the stock dispatcher waits for such nodes, and so does this loop: what was refused is offered again
- * each time a move finishes. Moves still refused when no move was accepted for
- * {@code dfs.balancer.max-no-move-interval}, or once the iteration's time
+ * each time a move finishes. A move the dispatcher dropped is given up at once. Moves still refused
+ * when no move was accepted for {@code dfs.balancer.max-no-move-interval}, or once the iteration's time
  * ({@code dfs.balancer.max-iteration-time}) is up, are given up and reported, so that the next
  * iteration plans around them instead of stalling on them.
  */
@@ -19,10 +19,20 @@ final class SubmissionLoop {
   /** Longest wait for a move to finish before refused moves are offered again. */
   static final long RETRY_WAIT_MILLIS = 1000;
 
+  /** What became of one offer. */
+  enum Offer {
+    /** Handed over: it runs. */
+    ACCEPTED,
+    /** Refused for now (a node busy or delayed): offered again as moves finish. */
+    REFUSED,
+    /** Refused for this iteration whatever finishes (Hadoop dropped it: no mover thread left for its target). */
+    DROPPED
+  }
+
   /** Where moves go: Hadoop's dispatchers, or a test's stand-in. */
   interface Dispatch {
-    /** Hands a move over; false when it is refused now. */
-    boolean offer(PlannedMove move);
+    /** Hands a move over, or says why not. */
+    Offer offer(PlannedMove move);
 
     /** Returns once any move handed over finished, or after {@code maxMillis}. */
     void awaitProgress(long maxMillis) throws InterruptedException;
@@ -67,11 +77,12 @@ final class SubmissionLoop {
     while (!waiting.isEmpty()) {
       List<PlannedMove> refused = new ArrayList<>();
       for (PlannedMove m : waiting) {
-        if (clock.getAsLong() > deadline) {
-          refused.add(m);
-        } else if (dispatch.offer(m)) {
+        Offer offer = clock.getAsLong() > deadline ? Offer.REFUSED : dispatch.offer(m);
+        if (offer == Offer.ACCEPTED) {
           accepted.add(m);
           lastAcceptance = clock.getAsLong();
+        } else if (offer == Offer.DROPPED) {
+          givenUp.add(m);
         } else {
           refused.add(m);
         }

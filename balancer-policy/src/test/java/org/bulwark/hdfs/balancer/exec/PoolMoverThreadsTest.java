@@ -1,7 +1,8 @@
 package org.bulwark.hdfs.balancer.exec;
 
+import static org.bulwark.hdfs.balancer.exec.SubmissionLoop.Offer.ACCEPTED;
+import static org.bulwark.hdfs.balancer.exec.SubmissionLoop.Offer.DROPPED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,25 +131,25 @@ class PoolMoverThreadsTest {
     PoolMover mover = mover(new Configuration(false), 1, table(types));
     mover.threadsForTargets(10);
     for (int t = 1; t <= 10; t++) {
-      assertTrue(mover.submit(block(t, 0, StorageType.DISK), "uuid-0", "uuid-" + t, StorageType.DISK));
+      assertEquals(ACCEPTED, mover.submit(block(t, 0, StorageType.DISK), "uuid-0", "uuid-" + t, StorageType.DISK));
     }
     mover.awaitMoves();
     mover.threadsForTargets(1);
-    assertTrue(mover.submit(block(100, 11, StorageType.ARCHIVE), "uuid-11", "uuid-12", StorageType.ARCHIVE));
+    assertEquals(ACCEPTED, mover.submit(block(100, 11, StorageType.ARCHIVE), "uuid-11", "uuid-12", StorageType.ARCHIVE));
     assertNotNull(executorOf(mover, "uuid-12"), "the ARCHIVE target has mover threads");
   }
 
-  /** Where the threads run out all the same (more targets than threads), a move Hadoop drops is refused. */
+  /** Where the threads run out all the same (more targets than threads), a move Hadoop drops is given up. */
   @Test
   void aMoveDroppedForWantOfThreadsIsRefused() throws Exception {
     Configuration conf = new Configuration(false);
     conf.setInt(DFSConfigKeys.DFS_BALANCER_MOVERTHREADS_KEY, 2);
     PoolMover mover = mover(conf, 1, table(StorageType.DISK, StorageType.DISK, StorageType.DISK, StorageType.DISK));
     mover.threadsForTargets(3);
-    assertTrue(mover.submit(block(1, 0, StorageType.DISK), "uuid-0", "uuid-1", StorageType.DISK));
-    assertTrue(mover.submit(block(2, 0, StorageType.DISK), "uuid-0", "uuid-2", StorageType.DISK));
-    assertFalse(mover.submit(block(3, 0, StorageType.DISK), "uuid-0", "uuid-3", StorageType.DISK),
-        "no thread was left for the third target");
+    assertEquals(ACCEPTED, mover.submit(block(1, 0, StorageType.DISK), "uuid-0", "uuid-1", StorageType.DISK));
+    assertEquals(ACCEPTED, mover.submit(block(2, 0, StorageType.DISK), "uuid-0", "uuid-2", StorageType.DISK));
+    assertEquals(DROPPED, mover.submit(block(3, 0, StorageType.DISK), "uuid-0", "uuid-3",
+        StorageType.DISK), "no thread was left for the third target");
   }
 
   /**
@@ -164,7 +165,7 @@ class PoolMoverThreadsTest {
     for (int pool = 0; pool < 2; pool++) {
       PoolMover mover = mover(conf, 2, table);
       mover.threadsForTargets(1);
-      assertTrue(mover.submit(block(pool * 10 + 1, 0, StorageType.DISK), "uuid-0", "uuid-1", StorageType.DISK));
+      assertEquals(ACCEPTED, mover.submit(block(pool * 10 + 1, 0, StorageType.DISK), "uuid-0", "uuid-1", StorageType.DISK));
       threadsIntoTarget += ((ThreadPoolExecutor) executorOf(mover, "uuid-1")).getMaximumPoolSize();
     }
     assertEquals(2, threadsIntoTarget);

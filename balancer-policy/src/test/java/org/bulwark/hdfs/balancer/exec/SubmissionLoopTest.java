@@ -27,6 +27,7 @@ class SubmissionLoopTest {
     final int perTarget;
     final Map<Integer, Long> delayedUntil = new HashMap<>();
     final Set<Long> neverAccepted = new HashSet<>();
+    final Set<Long> dropped = new HashSet<>();
     final List<PlannedMove> inFlight = new ArrayList<>();
     final List<Long> offeredAt = new ArrayList<>();
     int offers;
@@ -37,17 +38,20 @@ class SubmissionLoopTest {
     }
 
     @Override
-    public boolean offer(PlannedMove m) {
+    public SubmissionLoop.Offer offer(PlannedMove m) {
       offers++;
       offeredAt.add(now);
+      if (dropped.contains(m.block().blockId())) {
+        return SubmissionLoop.Offer.DROPPED;
+      }
       if (neverAccepted.contains(m.block().blockId()) || delayedUntil.getOrDefault(m.target(), 0L) > now) {
-        return false;
+        return SubmissionLoop.Offer.REFUSED;
       }
       if (inFlight.stream().filter(x -> x.target() == m.target()).count() >= perTarget) {
-        return false;
+        return SubmissionLoop.Offer.REFUSED;
       }
       inFlight.add(m);
-      return true;
+      return SubmissionLoop.Offer.ACCEPTED;
     }
 
     @Override
@@ -106,6 +110,18 @@ class SubmissionLoopTest {
     assertEquals(2L, o.givenUp.get(0).block().blockId());
     assertTrue(d.now > MAX_NO_MOVE && d.now <= MAX_NO_MOVE + 2 * SubmissionLoop.RETRY_WAIT_MILLIS,
         "gave up once nothing was accepted for the interval, not before nor much after: " + d.now);
+  }
+
+  /** Hadoop dropped it (no mover thread for its target) and marked its block moved: no later turn can take it. */
+  @Test
+  void aDroppedMoveIsGivenUpAtOnce() throws Exception {
+    StandInDispatch d = new StandInDispatch(1);
+    d.dropped.add(2L);
+    SubmissionLoop.Outcome o = loop(d, Long.MAX_VALUE).run(moves(4, 5));
+    assertEquals(3, o.accepted.size());
+    assertEquals(1, o.givenUp.size());
+    assertEquals(2L, o.givenUp.get(0).block().blockId());
+    assertTrue(d.now < MAX_NO_MOVE, "the loop did not wait out the no-move interval for it: " + d.now);
   }
 
   @Test
