@@ -381,7 +381,10 @@ public final class ControllerLoop implements Closeable {
     } else if (!stand && !releaseFirst && election.standing()) {
       election.withdraw();
     }
-    if (leadership != null && !election.iLead() && !election.stillLeading(leadership)) {
+    // A session Curator replaced since the carry-over above fails the check too: its leadership is carried over at the
+    // next decision (woken by the new connection), not dropped here.
+    if (leadership != null && !election.iLead() && !election.stillLeading(leadership)
+        && election.ofCurrentSession(leadership)) {
       LOG.warn("{} lost its leadership (epoch {} superseded)", nameNode, leadership.epoch());
       demote("leadership lost");
       leadership = null;

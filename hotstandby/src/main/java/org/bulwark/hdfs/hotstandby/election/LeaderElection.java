@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.hotstandby.election;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,6 +38,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaderElection implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+  /**
+   * Rounds of {@link #resume}: each after the first follows its own transaction (to confirm what it wrote) or a change
+   * of the lock it read (an expiry, a try that committed).
+   */
+  private static final int RESUME_ATTEMPTS = 4;
 
   private final CuratorFramework client;
   private final ZNodes paths;
@@ -317,29 +323,59 @@ public final class LeaderElection implements Closeable {
    * Carries {@code l}, taken by a session this client has given up since, over to the current session, if no other
    * controller has led since: the epoch is still where {@code l} set it. The given-up session's lock, which ZooKeeper
    * may still hold (Curator gives a session up after a session timeout without a connection, ZooKeeper expires it a
-   * timeout after it last heard from it), is replaced in the same transaction.
+   * timeout after it last heard from it), is replaced in the same transaction. Taking the lock bumps the epoch, so a
+   * lock naming this NameNode at {@code l}'s epoch is this leadership's, whichever of this client's sessions holds it.
+   * Safe to repeat: a lock the current session holds at that epoch (an earlier call, or this call's transaction that
+   * committed and that Curator sent again after its reply was lost) is the leadership carried over.
    *
-   * @return the leadership in this session, at {@code l}'s epoch; null when another controller leads or has led since
+   * @return the leadership in the session that holds the lock, at {@code l}'s epoch; null when another controller leads
+   *     or has led since
    */
   public Leadership resume(Leadership l) throws Exception {
-    long session = sessionId();
-    Stat lock = client.checkExists().forPath(paths.lock());
-    if (lock != null && lock.getEphemeralOwner() != l.sessionId()) {
-      return null;
+    for (int attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
+      Stat lock = new Stat();
+      String holder = lockHolder(lock);
+      if (holder != null && !holder.equals(me)) {
+        return null;
+      }
+      // Read after the lock: a session Curator replaced in between makes this one differ from the owner, and go round.
+      boolean held = holder != null && lock.getEphemeralOwner() == sessionId();
+      List<CuratorOp> ops = new ArrayList<>();
+      ops.add(client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()));
+      if (held) {
+        ops.add(client.transactionOp().check().withVersion(lock.getVersion()).forPath(paths.lock()));
+      } else {
+        if (holder != null) {
+          ops.add(client.transactionOp().delete().withVersion(lock.getVersion()).forPath(paths.lock()));
+        }
+        ops.add(client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)));
+      }
+      try {
+        client.transaction().forOperations(ops);
+      } catch (KeeperException.BadVersionException e) {
+        return null;
+      } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
+        // The lock changed since it was read: a lock that expired meanwhile, or a create that committed on a try whose
+        // reply was lost. Read it again.
+        continue;
+      }
+      if (held) {
+        return new Leadership(l.epoch(), l.epochVersion(), lock.getEphemeralOwner(), l.toFence());
+      }
+      // Created: the next round confirms it and takes the session from the lock itself (Curator may have sent the
+      // transaction again in a newer session than the one read before it).
     }
-    List<CuratorOp> ops = new ArrayList<>();
-    ops.add(client.transactionOp().check().withVersion(l.epochVersion()).forPath(paths.epoch()));
-    if (lock != null) {
-      ops.add(client.transactionOp().delete().withVersion(lock.getVersion()).forPath(paths.lock()));
-    }
-    ops.add(client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)));
+    throw new IOException("could not carry the leadership of " + paths.base() + " (epoch " + l.epoch()
+        + ") over to a new ZooKeeper session: the lock kept changing");
+  }
+
+  /** The NameNode id in the lock, its stat in {@code stat}; null when there is no lock. */
+  private String lockHolder(Stat stat) throws Exception {
     try {
-      client.transaction().forOperations(ops);
-    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException
-        | KeeperException.NodeExistsException e) {
+      return text(client.getData().storingStatIn(stat).forPath(paths.lock()));
+    } catch (KeeperException.NoNodeException e) {
       return null;
     }
-    return new Leadership(l.epoch(), l.epochVersion(), session, l.toFence());
   }
 
   /** Whether {@code l} is still the latest leadership, checked against ZooKeeper itself. */

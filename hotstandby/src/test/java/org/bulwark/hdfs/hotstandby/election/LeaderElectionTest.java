@@ -30,6 +30,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.CloseableUtils;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.bulwark.hdfs.hotstandby.controller.Candidate;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
@@ -499,9 +500,7 @@ class LeaderElectionTest {
   void aLeadershipCarriesOverOnlyWhileNoOtherControllerHasLedSince() throws Exception {
     Controller a = controller("nn1");
     Controller b = controller("nn2");
-    Leadership la = a.election().acquire();
-    assertNotNull(la);
-    expireAndAwaitTheLockGone(a, b);
+    Leadership la = leadThenLoseTheSession(a, b);
     Leadership kept = a.election().resume(la);
     assertNotNull(kept, "the lock was free and nobody led since");
     assertEquals(a.sessionId(), b.client().checkExists().forPath(paths.lock()).getEphemeralOwner());
@@ -513,6 +512,87 @@ class LeaderElectionTest {
     b.election().release(lb, null);
     assertNull(a.election().resume(kept), "nn2 has led since, though the lock is free again");
     assertNull(b.client().checkExists().forPath(paths.lock()));
+  }
+
+  /**
+   * A carry-over asked again (the next decision, or a caller that did not hear the first answer) finds the lock its own
+   * session holds at the same epoch: that is the leadership, not another controller's lead. Before, it returned null and
+   * the controller made its active NameNode standby, then deleted its own lock as one held without leading.
+   */
+  @Test
+  void resumingAgainAfterItsOwnCarryOverKeepsTheLeadership() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = leadThenLoseTheSession(a, b);
+    Leadership kept = a.election().resume(la);
+    assertNotNull(kept);
+    Stat lock = a.client().checkExists().forPath(paths.lock());
+
+    for (Leadership asked : List.of(la, kept)) {
+      Leadership again = a.election().resume(asked);
+      assertNotNull(again, "resumed again from " + (asked == la ? "the given-up session's leadership" : "its own"));
+      assertEquals(la.epoch(), again.epoch());
+      assertTrue(a.election().ofCurrentSession(again));
+      assertTrue(a.election().stillLeading(again));
+    }
+    assertEquals(lock.getCzxid(), a.client().checkExists().forPath(paths.lock()).getCzxid(), "the same lock, left be");
+    assertEquals(la.epoch(), epochOnServer(b.client()), "no new epoch");
+    assertNull(b.election().acquire(), "nobody else can take the lock");
+  }
+
+  /**
+   * The carry-over's create committed but its reply was lost, and Curator sent the transaction again: the lock is there,
+   * the current session's, at the leadership's epoch. That is the leadership carried over, taken with the session the
+   * lock names; once another controller has led (the epoch moved), the same lock is not.
+   */
+  @Test
+  void aLockTheCurrentSessionCreatedAtTheSameEpochIsTheLeadershipCarriedOver() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = leadThenLoseTheSession(a, b);
+    createLock(a.client(), "nn1");
+
+    Leadership kept = a.election().resume(la);
+    assertNotNull(kept, "its own lock, nobody having led since");
+    assertTrue(a.election().ofCurrentSession(kept), "the session is the lock's");
+    assertTrue(a.election().stillLeading(kept));
+    assertEquals(a.sessionId(), b.client().checkExists().forPath(paths.lock()).getEphemeralOwner());
+
+    b.client().setData().forPath(paths.epoch(), Long.toString(la.epoch() + 1).getBytes(StandardCharsets.UTF_8));
+    assertNull(a.election().resume(la), "another has led since");
+  }
+
+  /**
+   * Curator sent the carry-over again in a newer session than the one it began in, and that one was given up too: the
+   * lock names this NameNode in neither the leadership's session nor the current one. At the same epoch it is still
+   * this leadership's (only a new leader bumps the epoch); it moves to the current session, which the result names.
+   */
+  @Test
+  void aLockLeftByAnotherGivenUpSessionAtTheSameEpochMovesToTheCurrentOne() throws Exception {
+    Controller a = controller("nn1");
+    Controller b = controller("nn2");
+    Leadership la = leadThenLoseTheSession(a, b);
+    CuratorFramework between = client(SESSION_TIMEOUT_MS);
+    createLock(between, "nn1");
+
+    Leadership kept = a.election().resume(la);
+    assertNotNull(kept);
+    assertTrue(a.election().ofCurrentSession(kept));
+    assertEquals(a.sessionId(), b.client().checkExists().forPath(paths.lock()).getEphemeralOwner(), "the lock moved over");
+    assertTrue(a.election().publish(kept, record("nn1", kept.epoch(), 2000)));
+  }
+
+  /** The lock, naming {@code nameNode}, as {@code session}'s own: what a carry-over's create leaves. */
+  private void createLock(CuratorFramework session, String nameNode) throws Exception {
+    session.create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), nameNode.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@code c} takes the leadership, then its session expires and the server drops its lock; the leadership taken. */
+  private Leadership leadThenLoseTheSession(Controller c, Controller observer) throws Exception {
+    Leadership l = c.election().acquire();
+    assertNotNull(l);
+    expireAndAwaitTheLockGone(c, observer);
+    return l;
   }
 
   /** {@code c}'s session expires (the client first, as Curator's KillSession does) and the server drops its lock. */
