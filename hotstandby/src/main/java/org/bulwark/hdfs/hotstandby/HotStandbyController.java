@@ -134,7 +134,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
     ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
         HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
-        HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)));
+        HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)),
+        sessionTimeout);
     long healthInterval = HotStandbyKeys.HEALTH_INTERVAL.get(conf);
     long healthTimeout = HotStandbyKeys.HEALTH_RPC_TIMEOUT.get(conf);
     long gracefulTimeout = HotStandbyKeys.GRACEFUL_FENCE_TIMEOUT.get(conf);

@@ -8,10 +8,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.KillSession;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.tools.DFSHAAdmin;
+import org.apache.zookeeper.data.Stat;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
+import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
 
@@ -98,7 +103,9 @@ class HotStandbyOperationsTest {
   /**
    * With fail-back on, {@code haadmin -failover nn1 nn2} to the lower priority holds: nn1 stood as candidate all
    * along, and fail-back passes over the NameNodes that stood when the operator moved the role (before, nn2's
-   * controller handed back to nn1 within milliseconds). Once nn1 comes back from a failure, it is failed back to.
+   * controller handed back to nn1 within milliseconds), also once nn1's candidacy is made anew in a new ZooKeeper session
+   * (before, that undid the failover after the fail-back delay). Once nn1 comes back from a failure (gone from the
+   * candidates for longer than the session timeout), it is failed back to.
    */
   @Test
   void anOperatorsFailoverToALowerPriorityHoldsUnderFailback() throws Exception {
@@ -115,17 +122,34 @@ class HotStandbyOperationsTest {
       DFSHAAdmin admin = new Admin(out, out);
       admin.setConf(ha.cluster.conf());
       assertEquals(0, admin.run(new String[] {"-failover", "nn1", "nn2"}), out.toString(StandardCharsets.UTF_8));
-      long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
-      while (System.nanoTime() < until) {
-        assertEquals(1, ha.activeNameNode(), "the operator's failover was undone");
-        Thread.sleep(20);
-      }
+      assertStaysActive(ha, 1, "the operator's failover was undone");
       assertEquals(1, ha.controller(1).metrics().failovers());
+
+      CuratorFramework nn1Session = ha.controller(0).zooKeeperClient();
+      long expired = nn1Session.getZookeeperClient().getZooKeeper().getSessionId();
+      KillSession.kill(nn1Session.getZookeeperClient().getZooKeeper());
+      String candidacy = new ZNodes("/bulwark-ha", "ns1").candidate("nn1");
+      Await.until("nn1 stands anew in a new session", WAIT, () -> {
+        Stat stat = nn1Session.checkExists().forPath(candidacy);
+        return stat != null && stat.getEphemeralOwner() != expired;
+      });
+      assertStaysActive(ha, 1, "a candidacy made anew for a new session undid the operator's failover");
+
       ha.killNameNode(0);
+      Thread.sleep(3500); // gone from the candidates for longer than the 2 s session timeout, and a decision after it
       ha.restartNameNode(0);
       Await.until("fail-back to nn1, back from its failure", WAIT,
           () -> ha.activeNameNode() == 0 && ha.controller(0).isActive());
       ha.splitBrain.assertNoSplitBrain();
+    }
+  }
+
+  /** NameNode {@code nn} stays active for 3 s, three times the fail-back delay of the test that asks. */
+  private static void assertStaysActive(HotStandbyCluster ha, int nn, String why) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    while (System.nanoTime() < until) {
+      assertEquals(nn, ha.activeNameNode(), why);
+      Thread.sleep(20);
     }
   }
 

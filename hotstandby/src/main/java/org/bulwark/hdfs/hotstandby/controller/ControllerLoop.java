@@ -2,6 +2,8 @@ package org.bulwark.hdfs.hotstandby.controller;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,15 +47,18 @@ public final class ControllerLoop implements Closeable {
     final long lowerPriorityDelayMillis;
     final long retryBackoffMillis;
     final Map<String, Integer> configuredPriorities;
+    /** The ZooKeeper session timeout: how long a candidate must be gone to count as failed (see FailbackPassOver). */
+    final long sessionTimeoutMillis;
 
     public Settings(int priority, Map<String, Integer> configuredPriorities, boolean failback, long failbackDelayMillis,
-        long lowerPriorityDelayMillis, long retryBackoffMillis) {
+        long lowerPriorityDelayMillis, long retryBackoffMillis, long sessionTimeoutMillis) {
       this.priority = priority;
       this.configuredPriorities = configuredPriorities;
       this.failback = failback;
       this.failbackDelayMillis = failbackDelayMillis;
       this.lowerPriorityDelayMillis = lowerPriorityDelayMillis;
       this.retryBackoffMillis = retryBackoffMillis;
+      this.sessionTimeoutMillis = sessionTimeoutMillis;
     }
 
     public int priority() {
@@ -116,8 +121,8 @@ public final class ControllerLoop implements Closeable {
 
   // Owned by the loop thread.
   private volatile Leadership leadership;
-  /** When this leadership was handed over by an operator's failover to this NameNode (see ControllerView#handedOver), or 0. */
-  private long handedOverAt;
+  /** The NameNodes fail-back passes over after an operator's failover to this one. */
+  private final FailbackPassOver passOver;
   private ActiveRecord published;
   private long leadershipFreeSince;
   private long startedAt;
@@ -129,6 +134,7 @@ public final class ControllerLoop implements Closeable {
     this.election = election;
     this.fencer = fencer;
     this.metrics = metrics;
+    this.passOver = new FailbackPassOver(settings.sessionTimeoutMillis);
     this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
     this.thread.setDaemon(true);
   }
@@ -343,6 +349,7 @@ public final class ControllerLoop implements Closeable {
       h = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "answered transitionToActive after: " + h);
     }
     if (!zooKeeperConnected) {
+      passOver.lostSight();
       setState(leadership != null ? ControllerState.ACTIVE : ControllerState.NEUTRAL);
       return Long.MAX_VALUE;
     }
@@ -358,18 +365,18 @@ public final class ControllerLoop implements Closeable {
     }
     removeLeftoverHandoff();
     String handoff = election.handoffTarget();
+    List<Candidate> candidates = election.candidates(now);
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
         .health(h.health())
         .observer(h.state() == HAServiceState.OBSERVER)
         .madeInactive(ControllerRules.madeInactive(leadership != null, h, activatedAtNanos))
         .zooKeeperConnected(true)
         .cededUntil(cededUntil)
-        .handedOver(leadership != null ? handedOverAt : 0)
         .failback(settings.failback, settings.failbackDelayMillis)
         .lowerPriorityDelay(settings.lowerPriorityDelayMillis)
         .configured(settings.configuredPriorities, startedAt)
         .handoffTarget(handoff)
-        .candidates(election.candidates(now));
+        .candidates(candidates);
     boolean stand = ControllerRules.shouldStand(view.build(), now);
     // A leader whose NameNode is gone or hung lets go of the lock first: withdrawing its candidacy is a
     // ZooKeeper write of its own, and one was seen to hold the release back 230-690 ms on a host busy with the kill.
@@ -377,7 +384,8 @@ public final class ControllerLoop implements Closeable {
         && (h.health() == NameNodeHealth.GONE || h.health() == NameNodeHealth.UNRESPONSIVE);
     if (stand && !election.standing()) {
       election.stand(settings.priority);
-      view.candidates(election.candidates(now));
+      candidates = election.candidates(now);
+      view.candidates(candidates);
     } else if (!stand && !releaseFirst && election.standing()) {
       election.withdraw();
     }
@@ -397,7 +405,8 @@ public final class ControllerLoop implements Closeable {
     } else {
       leadershipFreeSince = 0;
     }
-    view.leader(leader, leadership != null).leadershipFreeSince(leadershipFreeSince);
+    view.leader(leader, leadership != null).leadershipFreeSince(leadershipFreeSince)
+        .passedOver(leadership != null ? passOver.passedOver(candidates, now) : Collections.emptySet());
     Step step = ControllerRules.decide(view.build(), now);
     // Level-triggered: decide again at least every second even if nothing is heard of, and when a
     // cede or back-off ends.
@@ -407,7 +416,7 @@ public final class ControllerLoop implements Closeable {
     }
     switch (step.kind()) {
       case ACQUIRE:
-        acquire(step, nameNode.nameNodeId().equals(handoff));
+        acquire(step, nameNode.nameNodeId().equals(handoff), candidates);
         break;
       case RESIGN:
         resign(step);
@@ -452,8 +461,11 @@ public final class ControllerLoop implements Closeable {
     }
   }
 
-  /** Takes the leadership; {@code requested} when an operator's failover to this NameNode asks for it. */
-  private void acquire(Step why, boolean requested) throws Exception {
+  /**
+   * Takes the leadership; {@code requested} when an operator's failover to this NameNode asks for it, while
+   * {@code standing} stand as candidates.
+   */
+  private void acquire(Step why, boolean requested, List<Candidate> standing) throws Exception {
     long start = clock.getAsLong();
     // Only for the detection figure: since when the previous active's controller saw it fail (its record's wall clock).
     ActiveRecord previous = election.cachedActiveRecord();
@@ -500,7 +512,7 @@ public final class ControllerLoop implements Closeable {
     healthRecheck.run();
     Leadership l = r.leadership;
     leadership = l;
-    handedOverAt = requested ? start : 0;
+    passOver.tookOver(requested, nameNode.nameNodeId(), settings.priority, standing);
     published = r.published;
     long done = clock.getAsLong();
     metrics.failovers.incr();

@@ -16,7 +16,8 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  *   <li>A leader whose NameNode is gone or hung abandons at once (the next leader fences it); one
  *       whose NameNode answers but is unhealthy or no longer active, or that is asked to cede or hand over
  *       (to a standing candidate), resigns cleanly; with fail-back, it hands over to a higher priority that
- *       has stayed healthy long enough, unless an operator's failover made it leader after that one stood.</li>
+ *       has stayed healthy long enough, unless an operator's failover made it leader while that one stood and it has
+ *       not been gone for a session timeout since.</li>
  *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
  *       higher one that is slow or stuck cannot block the election; a controller that has just
@@ -82,13 +83,12 @@ public final class ControllerRules {
       return Step.of(Step.Kind.RESIGN, "manual failover to " + v.handoffTarget);
     }
     // While an operator's failover to this NameNode is under way, or after it made this one leader, fail-back
-    // would undo it: only a candidate that stood (again) since then, a NameNode back from a failure, is failed back to.
+    // would undo it: the NameNodes that stood then are passed over until back from a failure.
     if (v.failback && !v.me.equals(v.handoffTarget)) {
       long readyAt = Long.MAX_VALUE;
       Candidate preferred = null;
       for (Candidate c : v.candidates.values()) {
-        if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority
-            && (v.handedOverAtMillis == 0 || c.sinceMillis() > v.handedOverAtMillis)) {
+        if (!c.nameNodeId().equals(v.me) && c.priority() > v.myPriority && !v.passedOver.contains(c.nameNodeId())) {
           long at = c.sinceMillis() + v.failbackDelayMillis;
           if (at < readyAt) {
             readyAt = at;

@@ -1,8 +1,10 @@
 package org.bulwark.hdfs.hotstandby.controller;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
 
@@ -23,7 +25,7 @@ public final class ControllerView {
   final Map<String, Candidate> candidates;
   final String handoffTarget;
   final long cededUntilMillis;
-  final long handedOverAtMillis;
+  final Set<String> passedOver;
   final long leadershipFreeSinceMillis;
   final boolean failback;
   final long failbackDelayMillis;
@@ -43,7 +45,7 @@ public final class ControllerView {
     this.candidates = Collections.unmodifiableMap(new LinkedHashMap<>(b.candidates));
     this.handoffTarget = b.handoffTarget;
     this.cededUntilMillis = b.cededUntilMillis;
-    this.handedOverAtMillis = b.handedOverAtMillis;
+    this.passedOver = Collections.unmodifiableSet(new HashSet<>(b.passedOver));
     this.leadershipFreeSinceMillis = b.leadershipFreeSinceMillis;
     this.failback = b.failback;
     this.failbackDelayMillis = b.failbackDelayMillis;
@@ -69,7 +71,7 @@ public final class ControllerView {
     private final Map<String, Candidate> candidates = new LinkedHashMap<>();
     private String handoffTarget;
     private long cededUntilMillis;
-    private long handedOverAtMillis;
+    private final Set<String> passedOver = new HashSet<>();
     private long leadershipFreeSinceMillis;
     private boolean failback;
     private long failbackDelayMillis;
@@ -137,12 +139,12 @@ public final class ControllerView {
     }
 
     /**
-     * When this leader took the leadership because an operator asked for a failover to its NameNode
-     * ({@code hdfs haadmin -failover}); 0 when it was elected otherwise. Fail-back then passes over the candidates
-     * that stood already, or it would undo the operator's choice.
+     * The higher-priority NameNodes fail-back passes over: those that stood when an operator's failover
+     * ({@code hdfs haadmin -failover}) made this NameNode leader, until seen gone for a session timeout
+     * ({@link FailbackPassOver}); empty when it was elected otherwise.
      */
-    public Builder handedOver(long atMillis) {
-      this.handedOverAtMillis = atMillis;
+    public Builder passedOver(Set<String> nameNodeIds) {
+      this.passedOver.addAll(nameNodeIds);
       return this;
     }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Set;
+
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
@@ -163,25 +165,29 @@ class ControllerRulesTest {
 
   /**
    * {@code hdfs haadmin -failover nnHigh nnLow} with fail-back on: nnLow, made leader by the operator's request, does
-   * not hand back to nnHigh (which stood all along: it resigned cleanly), neither while the request stands nor after;
-   * it does to a higher priority that stands anew since (a NameNode back from a failure), once that one has been
-   * healthy for the fail-back delay.
+   * not hand back to nnHigh, passed over (it stood then: {@link FailbackPassOver}), neither while the request stands
+   * nor after; it does to one no longer passed over (back from a failure) or that did not stand then, once that one has
+   * been healthy for the fail-back delay.
    */
   @Test
   void failbackDoesNotUndoAnOperatorsFailover() {
     Candidate high = new Candidate("nnHigh", 5, NOW - 3_600_000); // a candidate for an hour: it was the active
-    long handedOver = NOW - 10;
-    ControllerView requestPending = leader("nnLow", 0).candidate(high).handoffTarget("nnLow").handedOver(handedOver)
+    Set<String> passedOver = Set.of("nnHigh");
+    ControllerView requestPending = leader("nnLow", 0).candidate(high).handoffTarget("nnLow").passedOver(passedOver)
         .failback(true, 30_000).build();
     assertEquals(Step.Kind.NONE, ControllerRules.decide(requestPending, NOW).kind(), "while the request stands");
-    ControllerView afterRequest = leader("nnLow", 0).candidate(high).handedOver(handedOver).failback(true, 30_000).build();
+    ControllerView afterRequest = leader("nnLow", 0).candidate(high).passedOver(passedOver).failback(true, 30_000).build();
     assertEquals(Step.Kind.NONE, ControllerRules.decide(afterRequest, NOW + 3_600_000).kind(), "once it is done");
-    Candidate back = new Candidate("nnHigh", 5, NOW + 1000); // restarted: its candidacy is seen anew
-    ControllerView standsAnew = leader("nnLow", 0).candidate(back).handedOver(handedOver).failback(true, 30_000).build();
+    Candidate back = new Candidate("nnHigh", 5, NOW + 1000); // gone for a session timeout, then seen standing again
+    ControllerView standsAnew = leader("nnLow", 0).candidate(back).failback(true, 30_000).build();
     Step waiting = ControllerRules.decide(standsAnew, NOW + 1000);
     assertEquals(Step.Kind.WAIT, waiting.kind());
     assertEquals(NOW + 31_000, waiting.wakeAtMillis());
     assertEquals(Step.Kind.RESIGN, ControllerRules.decide(standsAnew, NOW + 31_000).kind());
+    ControllerView newcomer = leader("nnLow", 0).candidate(high).candidate(new Candidate("nnNew", 3, NOW))
+        .passedOver(passedOver).failback(true, 30_000).build();
+    assertEquals("fail-back to nnNew(priority 3)", ControllerRules.decide(newcomer, NOW + 30_000).reason(),
+        "one that did not stand at the operator's failover");
     ControllerView elected = leader("nnLow", 0).candidate(high).failback(true, 30_000).build();
     assertEquals(Step.Kind.RESIGN, ControllerRules.decide(elected, NOW).kind(), "a leader the election chose fails back");
   }
