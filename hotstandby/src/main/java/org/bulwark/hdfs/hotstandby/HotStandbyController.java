@@ -248,7 +248,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
    * failure. The session is closed first, so the lock and the candidacy go at once (the next leader fences this
    * NameNode if the breadcrumb says it may be active), then the process is halted at once, as Hadoop's daemons halt on
    * an OutOfMemoryError: a JVM past an Error is not trusted with the shutdown hook's clean close, which would also
-   * wait for a health-check thread that broke.
+   * wait for a health-check thread that broke. Through ExitUtil: where halting is disabled (a test's JVM embedding
+   * controllers) it throws on this thread instead.
    */
   private void fatal(Throwable error) {
     try {

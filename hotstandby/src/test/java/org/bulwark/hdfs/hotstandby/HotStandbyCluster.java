@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.util.ExitUtil;
 import org.bulwark.hdfs.testkit.Await;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.FreePorts;
@@ -54,6 +55,7 @@ final class HotStandbyCluster implements AutoCloseable {
    */
   static HotStandbyCluster start(int nameNodes, Consumer<Configuration> clusterSettings,
       Consumer<Configuration> controllerSettings) throws IOException {
+    haltsThrow();
     int[] zkfcPorts = FreePorts.pick(nameNodes);
     BulwarkMiniCluster cluster = BulwarkMiniCluster.builder()
         .topology("/r1:2,/r2:1")
@@ -156,7 +158,10 @@ final class HotStandbyCluster implements AutoCloseable {
     return controllers.length;
   }
 
-  /** Stops everything; fails (as every test on this fixture does) if two NameNodes were ever active at once. */
+  /**
+   * Stops everything; fails (as every test on this fixture does) if two NameNodes were ever active at once, or if a
+   * controller would have halted the JVM.
+   */
   @Override
   public void close() {
     for (int i = 0; i < controllers.length; i++) {
@@ -164,7 +169,24 @@ final class HotStandbyCluster implements AutoCloseable {
     }
     splitBrain.close();
     cluster.close();
+    assertNoHalt();
     splitBrain.assertNoSplitBrain();
+  }
+
+  /**
+   * For controllers in the test's JVM: one that meets an Error halts its JVM through Hadoop's ExitUtil, which would
+   * end the whole surefire fork (MiniDFSCluster disables System.exit only); now it throws, and the test fails.
+   */
+  static void haltsThrow() {
+    ExitUtil.disableSystemHalt();
+    ExitUtil.resetFirstHaltException();
+  }
+
+  /** Fails if a controller asked to halt the JVM since {@link #haltsThrow}. */
+  static void assertNoHalt() {
+    if (ExitUtil.haltCalled()) {
+      throw new AssertionError("a controller halted its JVM", ExitUtil.getFirstHaltException());
+    }
   }
 
   List<HotStandbyController> controllers() {

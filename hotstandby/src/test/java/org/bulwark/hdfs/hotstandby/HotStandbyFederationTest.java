@@ -27,6 +27,7 @@ class HotStandbyFederationTest {
   @Test
   void eachNameserviceElectsAndFailsOverOnItsOwn() throws Exception {
     int[] ports = FreePorts.pick(4);
+    HotStandbyCluster.haltsThrow();
     try (BulwarkMiniCluster cluster = BulwarkMiniCluster.builder().topology("/r1:2,/r2:1")
         .nameservices(2).nameNodesPerNameservice(2).activateFirstNameNodes(false)
         .configure(conf -> {
@@ -82,6 +83,7 @@ class HotStandbyFederationTest {
       } finally {
         controllers.forEach(HotStandbyController::close);
       }
+      HotStandbyCluster.assertNoHalt();
     }
   }
 

@@ -38,6 +38,8 @@ public final class ControllerLoop implements Closeable {
    * (a killed process closes its sockets just before it ends) before it leaves the NameNode to be fenced.
    */
   private static final long EXIT_WAIT_MILLIS = 100;
+  /** How long a decision thread ended by an Error waits for its lock and candidacy to go before it hands the Error on. */
+  private static final long RELEASE_ON_ERROR_MILLIS = 2000;
 
   /** What the operator chose for this controller (priorities, fail-back, delays). */
   public static final class Settings {
@@ -162,8 +164,9 @@ public final class ControllerLoop implements Closeable {
 
   /**
    * Who is told, on the thread it broke, of an Error that ended the decision thread (out of memory, a class that
-   * cannot be loaded): nothing decides any more, while the ZooKeeper session would keep the lock held. The handler
-   * must make the session end (see {@code HotStandbyController}).
+   * cannot be loaded): nothing decides any more, while the ZooKeeper session lives on. The thread first tries to
+   * release its lock and candidacy, which may fail (ZooKeeper out of reach); the handler must make the session end
+   * (see {@code HotStandbyController}).
    */
   public void onFatalError(Consumer<Throwable> handler) {
     fatal = handler;
@@ -300,9 +303,14 @@ public final class ControllerLoop implements Closeable {
     } catch (Throwable t) {
       // Nothing will decide again; left alone, the session would keep the lock (and the candidacy) for good.
       lifecycle.set(Lifecycle.CLOSED);
-      LOG.error("Controller of {}: the decision thread failed; ending this controller so its ZooKeeper session, and "
-          + "any lock it holds, goes", nameNode, t);
-      fatal.accept(t);
+      try {
+        LOG.error("Controller of {}: the decision thread failed; ending this controller so its ZooKeeper session, and "
+            + "any lock it holds, goes", nameNode, t);
+        releaseOnError();
+      } finally {
+        // Whatever the release met (another Error while memory is short), the handler is told.
+        fatal.accept(t);
+      }
     }
   }
 
@@ -649,6 +657,44 @@ public final class ControllerLoop implements Closeable {
     }
     lifecycle.set(Lifecycle.CLOSED);
     setState(ControllerState.STOPPED);
+  }
+
+  /**
+   * Best effort, after an Error ended the decision thread: this session's lock (held, or just taken by an activation the
+   * Error cut short) and candidacy go now, so another controller can take over without waiting for the session to end,
+   * which nothing may make happen (an embedder without a fatal handler). The NameNode is left as it is: the breadcrumb
+   * names it from the lock on, so the next leader fences it. On a thread of its own, waited for at most
+   * RELEASE_ON_ERROR_MILLIS (ZooKeeper may not answer); on this one, if connected, when no thread can be started.
+   */
+  private void releaseOnError() {
+    Runnable release = () -> {
+      try {
+        election.release(null, null);
+      } catch (Throwable e) {
+        LOG.warn("Could not release the lock of {} after the Error; it goes with the session: {}", nameNode, e.toString());
+      }
+      try {
+        election.withdraw();
+      } catch (Throwable e) {
+        LOG.warn("Could not withdraw the candidacy of {} after the Error: {}", nameNode, e.toString());
+      }
+    };
+    Thread releaser;
+    try {
+      releaser = new Thread(release, thread.getName() + "-release");
+      releaser.setDaemon(true);
+      releaser.start();
+    } catch (Throwable cannotStart) {
+      if (zooKeeperConnected) {
+        release.run();
+      }
+      return;
+    }
+    try {
+      releaser.join(RELEASE_ON_ERROR_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** On the loop's thread, as it ends: a leader gives up the lock (close() asked it to stop). */

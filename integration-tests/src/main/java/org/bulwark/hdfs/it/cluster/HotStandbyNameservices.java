@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.util.ExitUtil;
 import org.bulwark.hdfs.hotstandby.HotStandbyController;
 import org.bulwark.hdfs.hotstandby.ZooKeeperFailoverProxyProvider;
 import org.bulwark.hdfs.testkit.Await;
@@ -54,8 +55,14 @@ public final class HotStandbyNameservices implements AutoCloseable {
     });
   }
 
-  /** Starts one controller per NameNode and waits until every nameservice has elected an active one. */
+  /**
+   * Starts one controller per NameNode and waits until every nameservice has elected an active one. A controller that
+   * meets an Error halts its JVM through Hadoop's ExitUtil: here that throws instead (MiniDFSCluster disables
+   * System.exit only), so the test fails at {@link #close} rather than the whole surefire fork ending.
+   */
   public static HotStandbyNameservices start(BulwarkMiniCluster cluster) throws IOException, InterruptedException {
+    ExitUtil.disableSystemHalt();
+    ExitUtil.resetFirstHaltException();
     HotStandbyNameservices ha = new HotStandbyNameservices(cluster);
     try {
       for (int ns = 0; ns < cluster.nameservices().size(); ns++) {
@@ -165,7 +172,10 @@ public final class HotStandbyNameservices implements AutoCloseable {
     return cluster.nameservices().get(ns) + ".nn" + (nn + 1);
   }
 
-  /** Stops every controller, those of standby NameNodes first: stopping an active one first would only fail over. */
+  /**
+   * Stops every controller, those of standby NameNodes first: stopping an active one first would only fail over. Fails if
+   * a controller would have halted the JVM.
+   */
   @Override
   public synchronized void close() {
     List<RuntimeException> errors = new ArrayList<>();
@@ -182,6 +192,9 @@ public final class HotStandbyNameservices implements AutoCloseable {
         }
         controllers[i] = null;
       }
+    }
+    if (ExitUtil.haltCalled()) {
+      throw new AssertionError("a controller halted its JVM", ExitUtil.getFirstHaltException());
     }
     if (!errors.isEmpty()) {
       throw errors.get(0);
