@@ -69,14 +69,10 @@ class ZooKeeperFailoverWaitTest {
         conf, URI.create("hdfs://ns1"), ClientProtocol.class, new NameNodeHAProxyFactory<>());
     try {
       assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(0)), p.getProxy().proxyInfo);
-      Thread failover = new Thread(() -> p.performFailover(p.getProxy().proxy));
-      long start = System.nanoTime();
-      failover.start();
-      Thread.sleep(300);
-      ha.cluster.mini().transitionToActive(0);
-      publish("nn1", conf.getTrimmed("dfs.namenode.rpc-address.ns1.nn1"));
-      failover.join(30_000);
-      long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      long tookMillis = failOverWhile(p, p.getProxy().proxy, () -> {
+        ha.cluster.mini().transitionToActive(0);
+        publish("nn1", conf.getTrimmed("dfs.namenode.rpc-address.ns1.nn1"));
+      });
       assertTrue(tookMillis < 10_000, "the wait ended when nn1 was active, not after 20 s: " + tookMillis + " ms");
       assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(0)), "on nn1: " + p.getProxy().proxyInfo);
     } finally {
@@ -100,14 +96,7 @@ class ZooKeeperFailoverWaitTest {
     try {
       p.performFailover(p.getProxy().proxy); // from nn1: the record names nn2, and the session stays open
       assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(1)), "on nn2: " + p.getProxy().proxyInfo);
-      ClientProtocol failed = p.getProxy().proxy;
-      Thread failover = new Thread(() -> p.performFailover(failed));
-      long start = System.nanoTime();
-      failover.start();
-      Thread.sleep(300);
-      publish("nn2", nn2, 8);
-      failover.join(30_000);
-      long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      long tookMillis = failOverWhile(p, p.getProxy().proxy, () -> publish("nn2", nn2, 8));
       assertTrue(tookMillis < 10_000, "the wait ended at the later epoch, not after 20 s: " + tookMillis + " ms");
       assertTrue(p.getProxy().proxyInfo.endsWith(":" + port(1)), "on nn2: " + p.getProxy().proxyInfo);
     } finally {
@@ -171,6 +160,23 @@ class ZooKeeperFailoverWaitTest {
         p.close();
       }
     }
+  }
+
+  /** Something the test does 300 ms into a failover wait. */
+  private interface DuringTheWait {
+    void run() throws Exception;
+  }
+
+  /** How long {@code p} took to fail over from {@code failed}, {@code during} done 300 ms into its wait. */
+  private static long failOverWhile(ZooKeeperFailoverProxyProvider<ClientProtocol> p, ClientProtocol failed,
+      DuringTheWait during) throws Exception {
+    Thread failover = new Thread(() -> p.performFailover(failed));
+    long start = System.nanoTime();
+    failover.start();
+    Thread.sleep(300);
+    during.run();
+    failover.join(30_000);
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
   }
 
   private static void publish(String nameNode, String rpcAddress) throws Exception {
