@@ -67,14 +67,9 @@ public final class HaStateProbes implements Closeable {
   public synchronized int findActive(IntPredicate include, long waitMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
     for (int i = 0; i < asked.length; i++) {
-      if (include.test(i)) {
-        if (asked[i] == null && answers[i] == HAServiceState.ACTIVE) {
-          answers[i] = null;
-          return i;
-        }
-        if (asked[i] == null) {
-          ask(i);
-        }
+      // An active answer already in is taken below, unasked.
+      if (include.test(i) && asked[i] == null && answers[i] != HAServiceState.ACTIVE) {
+        ask(i);
       }
     }
     while (true) {
