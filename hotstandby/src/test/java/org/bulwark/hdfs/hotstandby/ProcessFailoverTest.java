@@ -47,7 +47,9 @@ class ProcessFailoverTest {
         Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
         String afterKill = activation(ha, 1 - first, 1);
         assertEquals(1, DaemonLog.matching(ha.controller(first).log(), "has exited on this host").size(),
-            "the killed NameNode's controller saw its process exit");
+            () -> "the killed NameNode's controller saw its process exit; its log said:\n" + String.join("\n",
+                DaemonLog.matching(ha.controller(first).log(), "health.HealthMonitor", "fencing.LocalExitWitness",
+                    "gives up", "has exited")));
         assertTrue(afterKill.contains("(nothing to fence)"), afterKill);
         fs.mkdirs(new Path("/after-kill"));
         ha.startNameNode(first);

@@ -34,8 +34,8 @@ public final class ControllerLoop implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerLoop.class);
   private static final long IDLE_RECHECK_MILLIS = 1000;
   /**
-   * How long a controller whose NameNode refused its connection waits for the process to finish exiting
-   * (a killed process closes its sockets just before it ends) before it leaves the NameNode to be fenced.
+   * How long a controller giving its NameNode up waits for a process seen exiting to finish (a killed process
+   * closes its sockets just before it ends) before it leaves the NameNode to be fenced.
    */
   private static final long EXIT_WAIT_MILLIS = 100;
   /** How long a decision thread ended by an Error waits for its lock and candidacy to go before it hands the Error on. */
@@ -571,9 +571,10 @@ public final class ControllerLoop implements Closeable {
     ActiveRecord lastWord = null;
     if (published != null) {
       LocalExitWitness witness = exitWitness;
-      long wait = health.health() == NameNodeHealth.GONE ? EXIT_WAIT_MILLIS : 0;
       long asked = clock.getAsLong();
-      String exited = witness == null ? null : witness.exitedProcess(wait);
+      // Waited for only while the process is being torn down (a hung one is not): whatever the health check saw, a
+      // check that broke on the dying process (read as unresponsive before the witness saw the exit) included.
+      String exited = witness == null ? null : witness.exitedProcess(EXIT_WAIT_MILLIS);
       if (exited != null) {
         LOG.info("The process of NameNode {} ({}) has exited on this host (checked in {} ms): the next leader has "
             + "nothing to fence", nameNode, exited, clock.getAsLong() - asked);

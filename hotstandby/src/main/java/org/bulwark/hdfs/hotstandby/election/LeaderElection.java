@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +44,8 @@ public final class LeaderElection implements Closeable {
    * of the lock it read (an expiry, a try that committed).
    */
   private static final int RESUME_ATTEMPTS = 4;
+  /** Rounds of {@link #stand}: each after the first follows a candidacy that changed while it was read. */
+  private static final int STAND_ATTEMPTS = 3;
 
   private final CuratorFramework client;
   private final ZNodes paths;
@@ -175,14 +178,36 @@ public final class LeaderElection implements Closeable {
 
   // ---- writes ----
 
+  /**
+   * Stands as a candidate of {@code priority}. A candidacy already there is this session's (a create Curator sent again
+   * after a lost reply, or one the cache had not shown yet: kept, its priority set) or a previous session's, left until
+   * that session expires (replaced). Before, a candidacy that went between the two (a delete Curator sent again) failed
+   * the decision, and the controller stood only at its next retry, a second later.
+   */
   public void stand(int priority) throws Exception {
-    try {
-      client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.candidate(me), bytes(Integer.toString(priority)));
-    } catch (KeeperException.NodeExistsException e) {
-      // Left by this controller's previous session until it expires: replace it.
-      client.delete().forPath(paths.candidate(me));
-      client.create().withMode(CreateMode.EPHEMERAL).forPath(paths.candidate(me), bytes(Integer.toString(priority)));
+    byte[] data = bytes(Integer.toString(priority));
+    String path = paths.candidate(me);
+    for (int attempt = 0; attempt < STAND_ATTEMPTS; attempt++) {
+      try {
+        client.create().withMode(CreateMode.EPHEMERAL).forPath(path, data);
+        return;
+      } catch (KeeperException.NodeExistsException e) {
+        Stat stat = new Stat();
+        try {
+          byte[] current = client.getData().storingStatIn(stat).forPath(path);
+          if (stat.getEphemeralOwner() == sessionId()) {
+            if (!Arrays.equals(current, data)) {
+              client.setData().withVersion(stat.getVersion()).forPath(path, data);
+            }
+            return;
+          }
+          client.delete().withVersion(stat.getVersion()).forPath(path);
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
+          // Gone or changed since it was read: create it again.
+        }
+      }
     }
+    throw new IOException("could not stand as a candidate at " + path + ": it kept changing");
   }
 
   public void withdraw() throws Exception {
