@@ -10,11 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorEventType;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.zookeeper.ZooKeeperAccess;
@@ -29,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * current by a watch, and the session closes once no caller has waited for {@code idleCloseMillis}.
  *
  * <p>A session ZooKeeper does not accept (refused past {@code maxClientCnxns}, or the quorum unreachable)
- * is closed at once, without the ZooKeeper client's endless reconnecting, and no new one is tried for
+ * is closed once the connect wait ends (the ZooKeeper client reports no failure before a first connection: its
+ * first state change is the connection), without the ZooKeeper client's endless reconnecting, and no new one is tried for
  * {@code refusalBackoffMillis} (jittered): a failover then costs the quorum the few connection attempts a
  * JVM's ZooKeeper client makes within the connect wait and while it closes, not one a second for as long as
  * the JVM lives. The caller finds the active NameNode another
@@ -76,8 +75,6 @@ final class ActiveNameNodeTracker implements Closeable {
     boolean connected;
     boolean everConnected;
     boolean initialised;
-    /** Disconnected before it was ever connected: refused, or nothing answered. */
-    boolean failed;
 
     Session(HostSessionSlots.Slot slot) {
       this.slot = slot;
@@ -98,15 +95,6 @@ final class ActiveNameNodeTracker implements Closeable {
           everConnected |= connected;
           refreshUsable();
           lock.notifyAll();
-        }
-      });
-      client.getCuratorListenable().addListener((c, event) -> {
-        if (event.getType() == CuratorEventType.WATCHED && event.getWatchedEvent().getPath() == null
-            && event.getWatchedEvent().getState() == KeeperState.Disconnected) {
-          synchronized (lock) {
-            failed |= !everConnected;
-            lock.notifyAll();
-          }
         }
       });
       client.start();
@@ -130,7 +118,13 @@ final class ActiveNameNodeTracker implements Closeable {
     this.path = new ZNodes(parent, nameservice).active();
     this.sessionTimeoutMillis = sessionTimeoutMillis;
     this.idleCloseNanos = TimeUnit.MILLISECONDS.toNanos(idleCloseMillis);
-    this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis);
+    int servers = access.servers();
+    // A first server on a vanished host holds the ZooKeeper client for one connect timeout (the session timeout over
+    // the servers) before it tries the next: the wait covers that much more, else such a session was given up (and
+    // ZooKeeper skipped for the back-off) before a live server was asked. (A down server, refusing, costs nothing:
+    // the client goes on to the next at once.)
+    this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis
+        + (servers > 1 ? sessionTimeoutMillis / servers : 0));
     this.refusalBackoffMillis = refusalBackoffMillis;
     this.slots = slots;
     this.relay = relay;
@@ -189,7 +183,7 @@ final class ActiveNameNodeTracker implements Closeable {
    * Waits up to {@code timeoutMillis} until the record is active and accepted by {@code wanted}; returns it,
    * or null. Opens a session if none is open. Returns null at once when ZooKeeper cannot serve it: when the
    * host's JVMs hold every session slot ({@link HostSessionSlots}), within the back-off after a refused
-   * session, when the session is refused or not connected within the connect wait (it is then closed), or
+   * session, when the session is not connected within the connect wait (refused or unreachable; it is then closed), or
    * when an open session lost its connection; nothing would then tell it of a new active NameNode.
    */
   ActiveRecord await(Predicate<ActiveRecord> wanted, long timeoutMillis) throws InterruptedException {
@@ -222,7 +216,7 @@ final class ActiveNameNodeTracker implements Closeable {
             if (session != s) {
               return null; // closed meanwhile
             }
-            if (s.failed || !s.everConnected && now - (s.openedNanos + connectWaitNanos) >= 0) {
+            if (!s.everConnected && now - (s.openedNanos + connectWaitNanos) >= 0) {
               refused = giveUp(s);
               return null;
             }

@@ -136,6 +136,19 @@ public final class ZooKeeperAccess {
     return quorum;
   }
 
+  /** How many servers the quorum lists (its chroot aside). */
+  public int servers() {
+    int slash = quorum.indexOf('/');
+    String hosts = slash < 0 ? quorum : quorum.substring(0, slash);
+    int n = 0;
+    for (String h : hosts.split(",")) {
+      if (!h.trim().isEmpty()) {
+        n++;
+      }
+    }
+    return Math.max(1, n);
+  }
+
   /** Every znode's ACL: the writers' ACL plus the readers'. */
   public List<ACL> acl() {
     return acl;

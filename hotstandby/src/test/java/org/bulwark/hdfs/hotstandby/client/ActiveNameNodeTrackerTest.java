@@ -8,9 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +80,64 @@ class ActiveNameNodeTrackerTest {
       assertFalse(t.sessionOpen(), "the session was closed: no reconnecting in the background");
       assertNull(t.await(r -> true, 120_000));
       assertFalse(t.sessionOpen(), "within the back-off no session is tried");
+    }
+  }
+
+  /**
+   * A quorum whose first server the client picks is on a vanished host (its connects hang: here a listener whose
+   * backlog is full, so the kernel drops the SYNs) still serves a failover: the ZooKeeper client tries the next
+   * server after one connect timeout (the 2 s session over 2 servers), and the connect wait covers that. Before, the
+   * 1 s connect wait ended first and the JVM skipped ZooKeeper for the whole back-off. Five sessions (the client
+   * shuffles the servers; each picks the vanished one first half the time). A server that is down (refusing) costs
+   * nothing: the client goes on at once.
+   */
+  @Test
+  void aQuorumWithAServerOnAVanishedHostServesEverySession() throws Exception {
+    try (BlackHole vanished = new BlackHole();
+        TestingServer zk = new TestingServer(true);
+        CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+            new ExponentialBackoffRetry(100, 3))) {
+      writer.start();
+      writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), activeRecord("nn2"));
+      String quorum = "127.0.0.1:" + vanished.port() + "," + zk.getConnectString();
+      for (int i = 0; i < 5; i++) {
+        try (ActiveNameNodeTracker t = tracker(quorum, 10_000)) {
+          ActiveRecord r = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(x -> true, 20_000));
+          assertNotNull(r, "session " + i + " reached the live server");
+          assertEquals("nn2", r.nameNodeId());
+        }
+      }
+      int down = FreePorts.pick(1)[0];
+      try (ActiveNameNodeTracker t = tracker("127.0.0.1:" + down + "," + zk.getConnectString(), 10_000)) {
+        assertEquals("nn2", t.await(x -> true, 20_000).nameNodeId(), "a down server listed too");
+      }
+    }
+  }
+
+  /** A listening port whose connects hang, as a vanished host's: its backlog full, the kernel drops new SYNs. */
+  private static final class BlackHole implements AutoCloseable {
+    private final ServerSocket listener;
+    private final List<Socket> filling = new ArrayList<>();
+
+    BlackHole() throws IOException {
+      listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      for (int i = 0; i < 2; i++) {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort()), 1000);
+        filling.add(s);
+      }
+    }
+
+    int port() {
+      return listener.getLocalPort();
+    }
+
+    @Override
+    public void close() throws IOException {
+      for (Socket s : filling) {
+        s.close();
+      }
+      listener.close();
     }
   }
 
