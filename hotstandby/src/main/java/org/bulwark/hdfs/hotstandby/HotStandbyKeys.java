@@ -79,9 +79,10 @@ public final class HotStandbyKeys {
   public static final ConfigKey<Long> CLIENT_ZK_CONNECT_WAIT = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.zookeeper.connect-wait", "1s", 1,
       "How long a client waits for ZooKeeper to accept its session at a failover before relying on the NameNodes' "
-          + "answer alone (a refused session, past maxClientCnxns, is given up then); with several servers, plus the "
-          + "session timeout over their number, so that a first server on a vanished host does not end the wait "
-          + "before the next one is asked.");
+          + "answer alone (a refused session, past maxClientCnxns, is given up then); plus, per server the quorum can "
+          + "lose (a minority of those listed), the session timeout over their number: the time a server on a vanished "
+          + "host holds the ZooKeeper client before it tries the next. (A quorum listed as one DNS name counts as one "
+          + "server.)");
   public static final ConfigKey<Long> CLIENT_ZK_REFUSAL_BACKOFF = ConfigKey.durationMillis(
       "bulwark.hotstandby.client.zookeeper.refusal-backoff", "30s", 0,
       "After ZooKeeper refused or could not take a client's session, how long (jittered by half either way) the "

@@ -106,33 +106,43 @@ class HotStandbyFaultsTest {
    */
   @Test
   void aZooKeeperOutageLongerThanTheSessionTimeoutKeepsTheActiveNameNode() throws Exception {
-    try (HotStandbyCluster ha = HotStandbyCluster.start(2)) { // 2 s sessions
+    // 4 s sessions: the leader must be back in a new session before ZooKeeper, restarted, expires the old one (a
+    // session timeout after its start) and the standby takes the freed lock; with 2 s that left about a second.
+    int sessionSeconds = 4;
+    LogCapturer log = LogCapturer.captureLogs(LoggerFactory.getLogger("org.bulwark.hdfs.hotstandby"));
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2, c -> { },
+        c -> c.set("bulwark.hotstandby.zookeeper.session-timeout", sessionSeconds + "s"))) {
       ha.startControllers();
       int active = ha.awaitActive(WAIT);
       Await.until("the standby's controller stands by", WAIT,
           () -> ha.controller(1 - active).state() == ControllerState.STANDBY);
       ha.cluster.zooKeeper().stop();
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3 * sessionSeconds);
       while (System.nanoTime() < until) {
-        assertEquals(active, ha.activeNameNode(), "the active NameNode changed while ZooKeeper was down");
+        assertEquals(active, ha.activeNameNode(), () -> "the active NameNode changed while ZooKeeper was down:\n"
+            + decisions(log));
         Thread.sleep(20);
       }
       ha.cluster.zooKeeper().restart();
       Await.until("both controllers back from NEUTRAL", WAIT, () -> ha.controllers().stream()
           .allMatch(c -> c.state() == ControllerState.ACTIVE || c.state() == ControllerState.STANDBY));
       // Past the expiry of the sessions given up (a session timeout after ZooKeeper's start): nothing changes.
-      until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      until = System.nanoTime() + TimeUnit.SECONDS.toNanos(sessionSeconds + 1);
       while (System.nanoTime() < until) {
-        assertEquals(active, ha.activeNameNode(), "the active NameNode changed after ZooKeeper returned");
+        assertEquals(active, ha.activeNameNode(), () -> "the active NameNode changed after ZooKeeper returned:\n"
+            + decisions(log));
         Thread.sleep(20);
       }
-      assertEquals(1, ha.controller(active).metrics().failovers(), "no failover after ZooKeeper returned");
-      assertEquals(0, ha.controller(1 - active).metrics().failovers());
+      assertEquals(1, ha.controller(active).metrics().failovers(), () -> "no failover after ZooKeeper returned:\n"
+          + decisions(log));
+      assertEquals(0, ha.controller(1 - active).metrics().failovers(), () -> decisions(log));
       ha.fsIsUsable();
       ha.killNameNode(active);
       assertEquals(1 - active, ha.awaitActiveOtherThan(active, WAIT), "a failover works after the outage");
       ha.fsIsUsable();
       ha.splitBrain.assertNoSplitBrain();
+    } finally {
+      log.stopCapturing();
     }
   }
 

@@ -113,6 +113,9 @@ class HotStandbyOperationsTest {
       conf.set("bulwark.hotstandby.priority.ns1.nn1", "5");
       conf.set("bulwark.hotstandby.failback.enabled", "true");
       conf.set("bulwark.hotstandby.failback.delay", "1s");
+      // nn2 defers to nn1 this long at the start: nn1 stands only after its first healthy check, which a loaded
+      // 2-core machine may hold past the 300 ms the other tests use.
+      conf.set("bulwark.hotstandby.election.lower-priority-delay", "5s");
     })) {
       ha.startControllers();
       assertEquals(0, ha.awaitActive(WAIT));

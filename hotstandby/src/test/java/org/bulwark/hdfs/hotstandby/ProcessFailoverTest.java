@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * controller a JVM of its own. The active NameNode's process is killed with kill -9, then the next
  * active one is frozen with kill -STOP (hung); each time the other NameNode becomes active, a client
  * on {@link ZooKeeperFailoverProxyProvider} carries on, and no two NameNodes are ever active together.
- * The killed NameNode's controller sees its process exit, so the next leader does not fence it; the
- * frozen one's process lives on, so the next leader runs the fencing methods. And with each NameNode on a
+ * The killed NameNode's controller sees its process exit (a best effort), so the next leader does not fence
+ * it, and fences it when the exit was not seen; the frozen one's process lives on, so the next leader runs the
+ * fencing methods. And with each NameNode on a
  * host of its own ({@link HostNetwork}), the active one's host taken off the network: nothing closes,
  * nothing answers, the next leader fences it; the cut-off controller, which cannot tell that from ZooKeeper
  * being down, leaves its NameNode be until the host is back, then finds another controller has led since and
@@ -46,11 +47,17 @@ class ProcessFailoverTest {
         ha.killNameNode(first);
         Await.until("the other NameNode is active", WAIT, () -> ha.active() == 1 - first);
         String afterKill = activation(ha, 1 - first, 1);
-        assertEquals(1, DaemonLog.matching(ha.controller(first).log(), "has exited on this host").size(),
-            () -> "the killed NameNode's controller saw its process exit; its log said:\n" + String.join("\n",
-                DaemonLog.matching(ha.controller(first).log(), "health.HealthMonitor", "fencing.LocalExitWitness",
-                    "gives up", "has exited")));
-        assertTrue(afterKill.contains("(nothing to fence)"), afterKill);
+        // Seeing the exit is a best effort (the killed process must be seen exiting within 100 ms of its controller
+        // giving it up; on this host it is, in 1-2 ms, but a loaded or sandboxed host may miss it). What must hold
+        // either way: the next leader skips the fencing methods only for a NameNode whose exit was witnessed.
+        List<String> witnessed = DaemonLog.matching(ha.controller(first).log(), "has exited on this host");
+        String killedSide = String.join("\n", DaemonLog.matching(ha.controller(first).log(), "health.HealthMonitor",
+            "fencing.LocalExitWitness", "gives up", "has exited"));
+        assertTrue(witnessed.size() <= 1, killedSide);
+        assertTrue(witnessed.isEmpty() ? afterKill.contains("(fenced [" + ProcessHaCluster.id(first) + "])")
+            : afterKill.contains("(nothing to fence)"), () -> afterKill + "\nthe killed NameNode's controller:\n"
+            + killedSide);
+        System.out.println("ProcessFailoverTest: the kill -9 was " + (witnessed.isEmpty() ? "not " : "") + "witnessed");
         fs.mkdirs(new Path("/after-kill"));
         ha.startNameNode(first);
         ha.awaitState(first, HAServiceState.STANDBY);

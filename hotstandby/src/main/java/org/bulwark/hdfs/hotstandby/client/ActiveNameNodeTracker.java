@@ -118,19 +118,25 @@ final class ActiveNameNodeTracker implements Closeable {
     this.path = new ZNodes(parent, nameservice).active();
     this.sessionTimeoutMillis = sessionTimeoutMillis;
     this.idleCloseNanos = TimeUnit.MILLISECONDS.toNanos(idleCloseMillis);
-    int servers = access.servers();
-    // A first server on a vanished host holds the ZooKeeper client for one connect timeout (the session timeout over
-    // the servers) before it tries the next: the wait covers that much more, else such a session was given up (and
-    // ZooKeeper skipped for the back-off) before a live server was asked. (A down server, refusing, costs nothing:
-    // the client goes on to the next at once.)
-    this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWaitMillis
-        + (servers > 1 ? sessionTimeoutMillis / servers : 0));
+    this.connectWaitNanos = TimeUnit.MILLISECONDS.toNanos(connectWait(connectWaitMillis, sessionTimeoutMillis,
+        access.servers()));
     this.refusalBackoffMillis = refusalBackoffMillis;
     this.slots = slots;
     this.relay = relay;
     long checkEvery = Math.max(50, idleCloseMillis / 2);
     this.idleCheck = IDLE_CLOSER.scheduleWithFixedDelay(this::closeIfIdle, checkEvery, checkEvery,
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The connect wait for a quorum of {@code servers}: a server on a vanished host holds the ZooKeeper client for one
+   * connect timeout (the session timeout over the servers) before it tries the next, so the wait is longer by one
+   * such timeout per server the quorum can lose and still serve (a minority); else a session that picked those first
+   * was given up, and ZooKeeper skipped for the back-off, before a live server was asked. A down server (refusing)
+   * costs nothing: the client goes on to the next at once.
+   */
+  static long connectWait(long connectWaitMillis, int sessionTimeoutMillis, int servers) {
+    return connectWaitMillis + (long) ((servers - 1) / 2) * (sessionTimeoutMillis / Math.max(1, servers));
   }
 
   private void update(Session s) {

@@ -182,7 +182,9 @@ public final class LeaderElection implements Closeable {
    * Stands as a candidate of {@code priority}. A candidacy already there is this session's (a create Curator sent again
    * after a lost reply, or one the cache had not shown yet: kept, its priority set) or a previous session's, left until
    * that session expires (replaced). Before, a candidacy that went between the two (a delete Curator sent again) failed
-   * the decision, and the controller stood only at its next retry, a second later.
+   * the decision, and the controller stood only at its next retry, a second later. A priority set in place keeps the
+   * candidacy's first sighting, which fail-back's delay counts from: a controller's priority is fixed for its life, and
+   * one that could change it would have to withdraw and stand again.
    */
   public void stand(int priority) throws Exception {
     byte[] data = bytes(Integer.toString(priority));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,8 +64,13 @@ class ActiveNameNodeTrackerTest {
 
   private static ActiveNameNodeTracker tracker(String connectString, long idleCloseMillis, HostSessionSlots slots,
       HostRecordRelay relay) throws Exception {
-    return new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(connectString)), "/bulwark-ha", "ns1", 2000,
-        idleCloseMillis, 1_000, 60_000, slots, relay);
+    return tracker(connectString, 2000, 1_000, idleCloseMillis, slots, relay);
+  }
+
+  private static ActiveNameNodeTracker tracker(String connectString, int sessionTimeoutMillis, long connectWaitMillis,
+      long idleCloseMillis, HostSessionSlots slots, HostRecordRelay relay) throws Exception {
+    return new ActiveNameNodeTracker(ZooKeeperAccess.from(quorum(connectString)), "/bulwark-ha", "ns1",
+        sessionTimeoutMillis, idleCloseMillis, connectWaitMillis, 60_000, slots, relay);
   }
 
   private static byte[] activeRecord(String nn) {
@@ -86,27 +93,38 @@ class ActiveNameNodeTrackerTest {
   /**
    * A quorum whose first server the client picks is on a vanished host (its connects hang: here a listener whose
    * backlog is full, so the kernel drops the SYNs) still serves a failover: the ZooKeeper client tries the next
-   * server after one connect timeout (the 2 s session over 2 servers), and the connect wait covers that. Before, the
-   * 1 s connect wait ended first and the JVM skipped ZooKeeper for the whole back-off. Five sessions (the client
-   * shuffles the servers; each picks the vanished one first half the time). A server that is down (refusing) costs
-   * nothing: the client goes on at once.
+   * server after one connect timeout (the 12 s session over 3 servers: 4 s), and the connect wait covers that. Before,
+   * the 2.5 s connect wait ended first whenever that host was picked first (the client shuffles the servers), and the
+   * JVM skipped ZooKeeper for the whole back-off; the test goes on until three sessions picked it first. A server that
+   * is down (refusing) costs nothing: the client goes on at once.
    */
   @Test
   void aQuorumWithAServerOnAVanishedHostServesEverySession() throws Exception {
-    try (BlackHole vanished = new BlackHole();
+    BlackHole vanished = BlackHole.open();
+    assumeTrue(vanished != null, "this network stack never drops connects to a full backlog");
+    try (vanished;
         TestingServer zk = new TestingServer(true);
         CuratorFramework writer = CuratorFrameworkFactory.newClient(zk.getConnectString(),
             new ExponentialBackoffRetry(100, 3))) {
       writer.start();
       writer.create().creatingParentsIfNeeded().forPath(PATHS.active(), activeRecord("nn2"));
-      String quorum = "127.0.0.1:" + vanished.port() + "," + zk.getConnectString();
-      for (int i = 0; i < 5; i++) {
-        try (ActiveNameNodeTracker t = tracker(quorum, 10_000)) {
+      // Three servers (two of them one live server listed twice): a quorum that may lose one.
+      String quorum = "127.0.0.1:" + vanished.port() + "," + zk.getConnectString() + "," + zk.getConnectString();
+      int pickedVanishedFirst = 0;
+      for (int i = 0; i < 40 && pickedVanishedFirst < 3; i++) {
+        try (ActiveNameNodeTracker t = tracker(quorum, 12_000, 2_500, 10_000, HostSessionSlots.unlimited(),
+            new HostRecordRelay(Files.createTempDirectory("relay").resolve("record")))) {
+          long start = System.nanoTime();
           ActiveRecord r = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> t.await(x -> true, 20_000));
           assertNotNull(r, "session " + i + " reached the live server");
           assertEquals("nn2", r.nameNodeId());
+          // Past most of one connect timeout (12 s / 3): the session went to the vanished host first.
+          if (System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(3600)) {
+            pickedVanishedFirst++;
+          }
         }
       }
+      assertEquals(3, pickedVanishedFirst, "sessions that picked the vanished host first");
       int down = FreePorts.pick(1)[0];
       try (ActiveNameNodeTracker t = tracker("127.0.0.1:" + down + "," + zk.getConnectString(), 10_000)) {
         assertEquals("nn2", t.await(x -> true, 20_000).nameNodeId(), "a down server listed too");
@@ -114,18 +132,41 @@ class ActiveNameNodeTrackerTest {
     }
   }
 
+  @Test
+  void theConnectWaitCoversTheServersAQuorumCanLose() {
+    assertEquals(1000, ActiveNameNodeTracker.connectWait(1000, 5000, 1), "one server: nothing to try next");
+    assertEquals(1000, ActiveNameNodeTracker.connectWait(1000, 5000, 2), "two: losing one loses the quorum");
+    assertEquals(1000 + 1666, ActiveNameNodeTracker.connectWait(1000, 5000, 3));
+    assertEquals(1000 + 2 * 1000, ActiveNameNodeTracker.connectWait(1000, 5000, 5));
+  }
+
   /** A listening port whose connects hang, as a vanished host's: its backlog full, the kernel drops new SYNs. */
   private static final class BlackHole implements AutoCloseable {
     private final ServerSocket listener;
     private final List<Socket> filling = new ArrayList<>();
 
-    BlackHole() throws IOException {
-      listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-      for (int i = 0; i < 2; i++) {
+    private BlackHole(ServerSocket listener) {
+      this.listener = listener;
+    }
+
+    /**
+     * Connects until one hangs (how many the queue holds past its backlog is the network stack's to say); null where
+     * none does.
+     */
+    static BlackHole open() throws IOException {
+      BlackHole hole = new BlackHole(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      for (int i = 0; i < 16; i++) {
         Socket s = new Socket();
-        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort()), 1000);
-        filling.add(s);
+        try {
+          s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), hole.port()), 300);
+          hole.filling.add(s);
+        } catch (SocketTimeoutException full) {
+          s.close();
+          return hole;
+        }
       }
+      hole.close();
+      return null;
     }
 
     int port() {
