@@ -12,9 +12,29 @@ import java.util.concurrent.ThreadLocalRandom;
  * "Address already in use".
  */
 public final class FreePorts {
-  private static final int LOW = 10_000;
-  private static final int HIGH = 32_000;
-  private static int next = LOW + ThreadLocalRandom.current().nextInt(HIGH - LOW);
+  /**
+   * Test JVMs of one build running side by side each pick from a slice of their own (surefire's fork number, passed
+   * as {@code bulwark.test.fork=fork-N}): two picking from one range took the same free port, and the later bind failed.
+   */
+  private static final int SLICES = 4;
+  private static final int LOW;
+  private static final int HIGH;
+  private static int next;
+
+  static {
+    int low = 10_000;
+    int high = 32_000;
+    String digits = System.getProperty("bulwark.test.fork", "").replaceAll("[^0-9]", "");
+    int fork = digits.isEmpty() ? 0 : Integer.parseInt(digits);
+    if (fork > 0) {
+      int width = (high - low) / SLICES;
+      low += ((fork - 1) % SLICES) * width;
+      high = low + width;
+    }
+    LOW = low;
+    HIGH = high;
+    next = LOW + ThreadLocalRandom.current().nextInt(HIGH - LOW);
+  }
 
   private FreePorts() {
   }
