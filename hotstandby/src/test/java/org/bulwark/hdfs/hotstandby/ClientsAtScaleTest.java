@@ -29,7 +29,8 @@ class ClientsAtScaleTest {
   @Test
   void moreClientJvmsThanZooKeeperAdmitsRideThroughAFailover() throws Exception {
     File dir = new File("target/clients-at-scale-" + System.currentTimeMillis());
-    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, MAX_CLIENT_CNXNS, c -> { })) {
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, MAX_CLIENT_CNXNS,
+        ProcessHaCluster::sessionsOutlastingPauses)) {
       ha.startBulwarkControllers();
       Configuration client = ha.zooKeeperProviderConf();
       long rejectedBefore = ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
@@ -58,7 +59,8 @@ class ClientsAtScaleTest {
     File dir = new File("target/clients-at-scale-containers-" + System.currentTimeMillis());
     File hostDir = new File(dir, "host");
     assertTrue(hostDir.mkdirs() || hostDir.isDirectory());
-    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, MAX_CLIENT_CNXNS, c -> { })) {
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, MAX_CLIENT_CNXNS,
+        ProcessHaCluster::sessionsOutlastingPauses)) {
       ha.startBulwarkControllers();
       Configuration client = ha.zooKeeperProviderConf();
       client.set("bulwark.hotstandby.client.host-dir", hostDir.getAbsolutePath());

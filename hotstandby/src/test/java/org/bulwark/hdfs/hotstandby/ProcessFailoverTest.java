@@ -33,12 +33,13 @@ import org.junit.jupiter.api.Test;
 @Tag("compat")
 class ProcessFailoverTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final long CUT_SESSION_TIMEOUT_MILLIS = 4000;
 
   @Test
   void killedThenHungActiveNameNodesAreReplacedByTheirStandby() throws Exception {
     // Under target/, not a temporary directory: the daemons' logs outlive a failure.
     File dir = new File("target/process-failover-" + System.currentTimeMillis());
-    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, c -> { })) {
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, ProcessHaCluster::sessionsOutlastingPauses)) {
       ha.startBulwarkControllers();
       try (FileSystem fs = client(ha)) {
         fs.mkdirs(new Path("/before"));
@@ -81,7 +82,9 @@ class ProcessFailoverTest {
   void anActiveNameNodesHostCutOffTheNetworkIsFencedAndReplaced() throws Exception {
     assumeTrue(HostNetwork.available(), "needs root and iproute2 to make network namespaces");
     File dir = new File("target/process-failover-unreachable-" + System.currentTimeMillis());
-    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, -1, true, true, c -> { })) {
+    // Sessions of 4 s: this test waits for the cut controller's to expire, and for no other.
+    try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, -1, true, true,
+        c -> c.set(HotStandbyKeys.ZK_SESSION_TIMEOUT.getName(), CUT_SESSION_TIMEOUT_MILLIS + "ms"))) {
       ha.startBulwarkControllers();
       try (FileSystem fs = client(ha)) {
         fs.mkdirs(new Path("/before"));
@@ -94,7 +97,8 @@ class ProcessFailoverTest {
         assertTrue(line.contains("(fenced [" + ProcessHaCluster.id(cut) + "])"), line);
         // Cut off, its controller cannot tell ZooKeeper down for everybody from itself cut off, and does as in a
         // ZooKeeper outage (as the stock ZKFC does): nothing, for three session timeouts and on.
-        Thread.sleep(Math.max(0, 6000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutAt)));
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutAt);
+        Thread.sleep(Math.max(0, 3 * CUT_SESSION_TIMEOUT_MILLIS - waited));
         assertEquals(List.of(), DaemonLog.matching(ha.controller(cut).log(), "stepping down"));
         // Back on the network, it finds that another controller has led since, and steps down; going to standby
         // closes the edit log, which the JournalNodes refuse (they have promised the new active's epoch since), and

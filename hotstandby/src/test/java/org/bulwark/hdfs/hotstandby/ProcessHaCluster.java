@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -56,6 +57,11 @@ final class ProcessHaCluster implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(90);
   /** ZooKeeper's tick: sessions expire within one tick of their timeout (the default 3 s tick would stretch 2 s to 6 s). */
   private static final int ZOOKEEPER_TICK_MS = 100;
+  /**
+   * Without it ZooKeeper grants at most 20 ticks (2 s): a test that waits for no expiry asks for longer sessions,
+   * which a slow host's pauses do not end.
+   */
+  private static final int ZOOKEEPER_MAX_SESSION_TIMEOUT_MS = 60_000;
   /** One RPC per NameNode per sample: every 5 ms costs the NameNodes little of their CPU on 2 cores. */
   private static final long SPLIT_BRAIN_SAMPLE_MILLIS = 5;
   /**
@@ -163,7 +169,8 @@ final class ProcessHaCluster implements AutoCloseable {
   private static ProcessHaCluster start(File dir, int nameNodes, int dataNodes, int zooKeeperMaxClientCnxns,
       boolean journalProcesses, HostNetwork hosts, Consumer<Configuration> settings) throws Exception {
     TestingServer zk = new TestingServer(new InstanceSpec(new File(dir, "zookeeper"), -1, -1, -1, true, -1,
-        ZOOKEEPER_TICK_MS, zooKeeperMaxClientCnxns), true);
+        ZOOKEEPER_TICK_MS, zooKeeperMaxClientCnxns,
+        Collections.singletonMap("maxSessionTimeout", String.valueOf(ZOOKEEPER_MAX_SESSION_TIMEOUT_MS))), true);
     Configuration conf = FastClusterSettings.apply(new HdfsConfiguration());
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(dir, "dfs").getAbsolutePath());
     conf.set("ha.zookeeper.quorum", zk.getConnectString());
@@ -447,6 +454,15 @@ final class ProcessHaCluster implements AutoCloseable {
       startController(i, ControllerKind.BULWARK, controllerConf(i));
     }
     Await.until("a NameNode is active", WAIT, () -> active() >= 0);
+  }
+
+  /**
+   * Settings for a test that waits for no session to expire: 6 s ZooKeeper sessions for controllers and clients
+   * instead of the benchmark's 2 s, which a slow host's pauses (the DataNodes, JournalNodes and ZooKeeper share
+   * the test's JVM) could end and so fail a NameNode over that nothing failed.
+   */
+  static void sessionsOutlastingPauses(Configuration conf) {
+    conf.set(HotStandbyKeys.ZK_SESSION_TIMEOUT.getName(), "6s");
   }
 
   /** A client's configuration, on {@link ZooKeeperFailoverProxyProvider}. */
