@@ -25,7 +25,8 @@ import org.bulwark.hdfs.placement.rules.WriterDatacenterReplicas;
  *
  * <p>The first replica goes on the writer's node, as with the default policy; the second and third on
  * two different racks of one remote datacenter, that datacenter picked so datacenters fill evenly;
- * further replicas go to whichever datacenter holds fewest of the block, racks kept distinct. With
+ * further replicas go to whichever datacenter holds fewest of the block, racks kept distinct (past the writer's
+ * replicas, a datacenter whose racks all hold one gives way to the next the rule picks with a rack holding none). With
  * {@link PlacementKeys#WRITER_DATACENTER_REPLICAS} {@code half}, ceil(RF/2) replicas stay in the
  * writer's datacenter on distinct racks and the rest go remote (see {@link WriterDatacenterReplicas}). Racks
  * within a datacenter are picked by fill, as {@link OneReplicaPerRackPlacementPolicy} picks them. With
@@ -54,19 +55,30 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
     Map<String, Integer> perDc = new HashMap<>();
     perRack.forEach((rack, n) -> perDc.merge(RackFill.datacenterOf(rack), n, Integer::sum));
     List<String> usable = new ArrayList<>(snapshot.datacenters());
+    int local = writerDatacenterReplicas.count(total);
+    List<String> onceMore = null;
     while (!usable.isEmpty()) {
-      String dc = DatacenterSpreadRules.next(results.size(), writerDatacenterReplicas.count(total), firstDc, perDc,
-          usable, snapshot::datacenterUtilisation, random);
+      String dc = DatacenterSpreadRules.next(results.size(), local, firstDc, perDc, usable,
+          snapshot::datacenterUtilisation, random);
       if (dc == null) {
         break;
       }
       List<String> racks = RackSpreadRules.leastUsedRacks(snapshot.racksIn(dc), perRack, exhausted, rackLimit);
       if (!racks.isEmpty()) {
-        return racks;
+        if (results.size() < local || perRack.getOrDefault(racks.get(0), 0) == 0) {
+          return racks;
+        }
+        // Every rack of it holds a replica already: the next datacenter the rule would pick with a rack holding
+        // none comes first. The block keeps two datacenters either way: past the writer's replicas the rule picks
+        // a remote one first, and then any.
+        if (onceMore == null) {
+          onceMore = racks;
+        }
       }
       usable.remove(dc);
     }
-    return super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, total, random);
+    return onceMore != null ? onceMore : super.candidateRacks(snapshot, results, perRack, exhausted, rackLimit, total,
+        random);
   }
 
   /** A block of two or more replicas left in one datacenter while the cluster has two or more. */

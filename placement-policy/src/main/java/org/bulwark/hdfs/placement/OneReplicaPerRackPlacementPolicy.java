@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * is a DataNode). Each further replica goes to a rack holding none of the block yet, chosen by
  * {@link EvenFillRackChooser} so that racks fill evenly, and inside that rack the less utilised of two
  * DataNodes drawn at random, so that DataNodes fill evenly too; when there are fewer racks than
- * replicas, replicas go round the racks so per-rack counts differ by at most one. If no acceptable node
+ * replicas, replicas go round the racks so per-rack counts differ by at most one. Storage types the racks do not
+ * all offer (a WARM block's ARCHIVE on some racks only) are placed scarcest first, on racks no other type the block
+ * still wants needs, and the first replica of a writer whose own node cannot take it is placed so too, not at
+ * random (see {@link StorageTypePlaces#placedFirst}). If no acceptable node
  * is left on such racks (all excluded, full, stale or decommissioning), the policy falls back to any
  * node the default policy would accept, counts the fallback by cause ({@link PlacementMetrics}), logs it
  * once per cause per {@link PlacementKeys#FALLBACK_LOG_INTERVAL}, and the block shows as mis-replicated
@@ -231,11 +234,17 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
       int maxNodesPerRack, List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
       EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
     int total = results.size() + numOfReplicas;
+    boolean placesFirst = false;
     if (results.isEmpty()) {
-      DatanodeStorageInfo first = chooseLocalStorage(writer, excludedNodes, blocksize, maxNodesPerRack, results,
-          avoidStaleNodes, storageTypes, true);
+      // Hadoop's first replica: the writer's node, else its rack, else anywhere. With storage types not offered
+      // alike, only the writer's node: else the first replica is placed by rack like the others, the scarcest type
+      // first, lest a replica of a widely offered type take the one rack a scarcer type has.
+      placesFirst = snapshot().storage.placedFirst(storageTypes.keySet()) != null;
+      DatanodeStorageInfo first = writer == null && placesFirst ? null : chooseLocalStorage(writer, excludedNodes,
+          blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes, !placesFirst);
+      placesFirst &= first == null;
       writer = first != null ? first.getDatanodeDescriptor() : null;
-      if (--numOfReplicas == 0) {
+      if (!placesFirst && --numOfReplicas == 0) {
         return writer;
       }
     }
@@ -257,7 +266,7 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
       chooseRandom(missing, NodeBase.ROOT, excludedNodes, blocksize, results.size() + missing, results,
           avoidStaleNodes, storageTypes);
     }
-    return writer;
+    return placesFirst && !results.isEmpty() ? results.get(0).getDatanodeDescriptor() : writer;
   }
 
   /** What one call of the placement is choosing for, handed down to the choice of each node. */
@@ -280,6 +289,16 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
       this.avoidStaleNodes = avoidStaleNodes;
       this.storageTypes = storageTypes;
       this.rejections = rejections;
+    }
+
+    /** Counts a replica of {@code type} placed apart from {@link #storageTypes} (see {@link #tryNodeForType}). */
+    void placed(StorageType type) {
+      int left = storageTypes.get(type);
+      if (left == 1) {
+        storageTypes.remove(type);
+      } else {
+        storageTypes.put(type, left - 1);
+      }
     }
   }
 
@@ -325,18 +344,36 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
       perRack.merge(s.getDatanodeDescriptor().getNetworkLocation(), 1, Integer::sum);
     }
     Set<String> exhausted = new HashSet<>();
+    Map<StorageType, Set<String>> exhaustedForType = new EnumMap<>(StorageType.class);
     ThreadLocalRandom random = ThreadLocalRandom.current();
+    double maxLoad = considerLoadFactor * snapshot.meanXceivers;
     while (numOfReplicas > 0) {
       List<String> candidates = candidateRacks(snapshot.fill, write.results, perRack, exhausted, rackLimit,
           write.total, random);
       if (candidates.isEmpty()) {
         break;
       }
-      String rack = EvenFillRackChooser.choose(candidates, snapshot.fill, random);
-      DatanodeStorageInfo chosen = chooseInRack(snapshot, rack, maxNodesPerRack, write, random);
-      if (chosen == null) {
-        exhausted.add(rack);
-        continue;
+      String rack;
+      DatanodeStorageInfo chosen;
+      StorageType scarce = snapshot.storage.placedFirst(write.storageTypes.keySet());
+      List<String> offering = scarce == null ? Collections.<String>emptyList()
+          : offering(candidates, snapshot.storage.racksOffering(scarce), exhaustedForType.get(scarce));
+      if (!offering.isEmpty()) {
+        offering = snapshot.storage.leastContested(offering, scarce, write.storageTypes.keySet());
+        rack = EvenFillRackChooser.choose(offering, snapshot.fill, random);
+        chosen = chooseInRack(snapshot, rack, write, random,
+            node -> tryNodeForType(node, scarce, snapshot, maxLoad, maxNodesPerRack, write));
+        if (chosen == null) {
+          exhaustedForType.computeIfAbsent(scarce, t -> new HashSet<>()).add(rack);
+          continue;
+        }
+      } else {
+        rack = EvenFillRackChooser.choose(candidates, snapshot.fill, random);
+        chosen = chooseInRack(snapshot, rack, write, random, node -> tryNode(node, maxLoad, maxNodesPerRack, write));
+        if (chosen == null) {
+          exhausted.add(rack);
+          continue;
+        }
       }
       snapshot.fill.recordPlacement(rack, write.blocksize);
       perRack.merge(rack, 1, Integer::sum);
@@ -345,20 +382,35 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return numOfReplicas;
   }
 
+  /** The racks of {@code candidates} offering a type ({@code offering}) and not yet found unable to take it. */
+  private static List<String> offering(List<String> candidates, Set<String> offering, Set<String> unable) {
+    List<String> out = new ArrayList<>();
+    for (String rack : candidates) {
+      if (offering.contains(rack) && (unable == null || !unable.contains(rack))) {
+        out.add(rack);
+      }
+    }
+    return out;
+  }
+
+  /** One node tried for the replica being placed: its storage taking the replica, or null. */
+  private interface NodeTry {
+    DatanodeStorageInfo on(DatanodeDescriptor node) throws NotEnoughReplicasException;
+  }
+
   /**
    * Chooses a node of {@code rack} with the default policy's checks (excluded, in service, stale, space,
    * storage type, per-rack limit, slow, and load as the default policy weighs it): first the less
    * utilised of two drawn at random (so DataNodes fill evenly), then any from a random one on. Returns
    * the storage chosen, or null when no node of the rack can take the replica.
    */
-  private DatanodeStorageInfo chooseInRack(TopologySnapshot snapshot, String rack, int maxNodesPerRack, Write write,
-      Random random) throws NotEnoughReplicasException {
+  private DatanodeStorageInfo chooseInRack(TopologySnapshot snapshot, String rack, Write write, Random random,
+      NodeTry attempt) throws NotEnoughReplicasException {
     DatanodeDescriptor[] nodes = snapshot.nodesIn(rack);
     int n = nodes.length;
     if (n == 0) {
       return null;
     }
-    double maxLoad = considerLoadFactor * snapshot.meanXceivers;
     int start = random.nextInt(n);
     if (n > 1) {
       DatanodeDescriptor a = nodes[start];
@@ -368,16 +420,16 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         a = b;
         b = swap;
       }
-      DatanodeStorageInfo storage = tryNode(a, maxLoad, maxNodesPerRack, write);
+      DatanodeStorageInfo storage = attempt.on(a);
       if (storage == null) {
-        storage = tryNode(b, maxLoad, maxNodesPerRack, write);
+        storage = attempt.on(b);
       }
       if (storage != null) {
         return storage;
       }
     }
     for (int i = 0; i < n; i++) {
-      DatanodeStorageInfo storage = tryNode(nodes[(start + i) % n], maxLoad, maxNodesPerRack, write);
+      DatanodeStorageInfo storage = attempt.on(nodes[(start + i) % n]);
       if (storage != null) {
         return storage;
       }
@@ -412,6 +464,31 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
         maxNodesPerRack, write.results, write.avoidStaleNodes, write.storageTypes);
     if (storage == null) {
       write.rejections.reject(node, whyNot(node, write));
+    }
+    return storage;
+  }
+
+  /**
+   * The storage {@code node} takes a replica of {@code type} alone on, or null. A node turned down here stays open
+   * to the write's other types: Hadoop's check adds every node it tries to the excluded nodes, so a node without
+   * room or a storage of this type is taken off them again, and no rejection is counted (another type may still
+   * go there).
+   */
+  private DatanodeStorageInfo tryNodeForType(DatanodeDescriptor node, StorageType type, TopologySnapshot snapshot,
+      double maxLoad, int maxNodesPerRack, Write write) throws NotEnoughReplicasException {
+    Set<StorageType> offered = snapshot.storage.typesOf(node);
+    if (offered != null && !offered.contains(type) || write.excludedNodes.contains(node)
+        || considerLoad && maxLoad > 0 && node.getXceiverCount() > maxLoad) {
+      return null;
+    }
+    EnumMap<StorageType, Integer> one = new EnumMap<>(StorageType.class);
+    one.put(type, 1);
+    DatanodeStorageInfo storage = chooseLocalOrFavoredStorage(node, true, write.excludedNodes, write.blocksize,
+        maxNodesPerRack, write.results, write.avoidStaleNodes, one);
+    if (storage == null) {
+      write.excludedNodes.remove(node);
+    } else {
+      write.placed(type);
     }
     return storage;
   }

@@ -88,6 +88,57 @@ final class StorageTypePlaces {
     return new Builder();
   }
 
+  /**
+   * Which of the storage types a write still has to place goes first: the one offered on fewest racks; null when
+   * fewer than two of them are offered, or the cluster offers every type on every rack (nothing to order). Placed
+   * first, a scarce type takes the racks only it can use before a type offered more widely does: a WARM block's
+   * DISK replica on the one rack with ARCHIVE nodes would leave its ARCHIVE replica that same rack or none.
+   */
+  StorageType placedFirst(Set<StorageType> wanted) {
+    if (uniform || wanted.size() < 2) {
+      return null;
+    }
+    StorageType first = null;
+    int fewest = Integer.MAX_VALUE;
+    int offered = 0;
+    for (StorageType t : wanted) {
+      int offering = racksOffering(t).size();
+      if (offering == 0) {
+        continue; // offered nowhere: left to Hadoop's fallback types
+      }
+      offered++;
+      if (offering < fewest) {
+        fewest = offering;
+        first = t;
+      }
+    }
+    return offered < 2 ? null : first;
+  }
+
+  /**
+   * Of {@code racks} (each offering {@code type}), those offering none of the write's other {@code wanted} types,
+   * or all of them when each offers another: a replica there takes no rack another type could have used.
+   */
+  List<String> leastContested(List<String> racks, StorageType type, Set<StorageType> wanted) {
+    List<String> out = new ArrayList<>();
+    for (String rack : racks) {
+      boolean contested = false;
+      for (StorageType other : wanted) {
+        contested |= other != type && racksOffering(other).contains(rack);
+      }
+      if (!contested) {
+        out.add(rack);
+      }
+    }
+    return out.isEmpty() ? racks : out;
+  }
+
+  /** The racks with an in-service DataNode offering {@code type}. */
+  Set<String> racksOffering(StorageType type) {
+    Set<String> on = racks.byType.get(type);
+    return on == null ? Collections.<String>emptySet() : on;
+  }
+
   /** The most racks in service the replicas on {@code locs} (of a block of {@code replicas}) can span. */
   int reachableRacks(DatanodeInfo[] locs, int replicas) {
     return reach(locs, replicas, racks);

@@ -174,6 +174,55 @@ class PlacementSimulationTest {
     }
   }
 
+  /**
+   * A WARM block (one DISK replica, the rest ARCHIVE) from a writer off the cluster, ARCHIVE offered on one rack
+   * of four: the DISK replica goes elsewhere, so the block spans two racks with both its types. (Placed first at
+   * random, as Hadoop places it, the DISK replica took the archive rack one time in four or so, and the ARCHIVE
+   * replica then had that rack or none.)
+   */
+  @Test
+  void aWarmBlockLeavesTheOnlyArchiveRackToItsArchiveReplica() {
+    Configuration conf = conf();
+    SimulatedTopology t = new SimulatedTopology(conf);
+    for (String rack : List.of("/r1", "/r2", "/r3", "/r4")) {
+      t.addRack(rack, 2, TB, 0);
+    }
+    t.addRack("/r1", 2, TB, 0, StorageType.ARCHIVE);
+    BlockStoragePolicy warm = BlockStoragePolicySuite.createDefaultSuite().getPolicy("WARM");
+    for (Class<? extends BlockPlacementPolicyDefault> type : List.of(OneReplicaPerRackPlacementPolicy.class,
+        HierarchicalPlacementPolicy.class)) {
+      BlockPlacementPolicyDefault policy = t.policy(type, conf);
+      for (int i = 0; i < 200; i++) {
+        DatanodeStorageInfo[] targets = policy.chooseTarget("/f", 2, null, new ArrayList<>(), false, null, BLOCK,
+            warm, null);
+        Set<StorageType> types = new HashSet<>();
+        for (DatanodeStorageInfo s : targets) {
+          types.add(s.getStorageType());
+        }
+        assertEquals(Set.of(StorageType.DISK, StorageType.ARCHIVE), types, type.getSimpleName());
+        assertEquals(2, racks(targets).size(), type.getSimpleName() + ": " + racks(targets));
+      }
+    }
+  }
+
+  /**
+   * Five replicas over datacenters of two racks, one and one: the datacenter with a rack holding none of the block
+   * takes a replica before a datacenter whose racks all hold one, so the block spans all four racks. (The rule's
+   * "fewest replicas" alone gave the one-rack datacenters two each, one rack twice over, most of the time.)
+   */
+  @Test
+  void aDatacenterWithARackLeftTakesTheReplicaBeforeOneWithoutWhenTheyHoldAsMany() {
+    Configuration conf = conf();
+    SimulatedTopology t = new SimulatedTopology(conf).addRack("/dc0/r0", 2, TB, 0).addRack("/dc0/r3", 2, TB, 0)
+        .addRack("/dc1/r1", 3, TB, 0).addRack("/dc2/r2", 3, TB, 0);
+    HierarchicalPlacementPolicy policy = t.policy(HierarchicalPlacementPolicy.class, conf);
+    for (int i = 0; i < 200; i++) {
+      Node writer = i % 2 == 0 ? null : t.nodes.get(i % t.nodes.size());
+      DatanodeStorageInfo[] targets = choose(policy, 5, writer, null);
+      assertEquals(4, racks(targets).size(), "writer " + writer + ": " + racks(targets));
+    }
+  }
+
   @Test
   void aWriterDatacenterValueThatIsNeitherIsRefusedNamingTheKey() {
     Configuration conf = conf();

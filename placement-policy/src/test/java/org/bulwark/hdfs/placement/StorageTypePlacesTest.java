@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
@@ -152,6 +154,30 @@ class StorageTypePlacesTest {
         StorageType.ARCHIVE));
     BlockPlacementPolicyDefault hierarchical = t.policy(HierarchicalPlacementPolicy.class, conf());
     assertTrue(satisfied(hierarchical, 3, t.inRack("/dc1/r1").get(2), t.inRack("/dc1/r1").get(3), t.inRack("/dc1/r2").get(2)));
+  }
+
+  @Test
+  void theTypeOfferedOnFewestRacksIsPlacedFirstOnRacksNoOtherWantedTypeNeeds() {
+    // DISK on /r1-/r4, ARCHIVE on /r1 and /r5 only (archive-only DataNodes), SSD nowhere.
+    SimulatedTopology t = new SimulatedTopology(conf());
+    for (String rack : List.of("/r1", "/r2", "/r3", "/r4")) {
+      t.addRack(rack, 2, TB, 0);
+    }
+    t.addRack("/r1", 1, TB, 0, StorageType.ARCHIVE).addRack("/r5", 1, TB, 0, StorageType.ARCHIVE);
+    StorageTypePlaces places = t.policy(OneReplicaPerRackPlacementPolicy.class, conf()).snapshot().storage;
+    Set<StorageType> warm = EnumSet.of(StorageType.DISK, StorageType.ARCHIVE);
+    assertEquals(StorageType.ARCHIVE, places.placedFirst(warm), "ARCHIVE: 2 racks, DISK: 4");
+    assertEquals(null, places.placedFirst(EnumSet.of(StorageType.DISK)), "one type: nothing to order");
+    assertEquals(null, places.placedFirst(EnumSet.of(StorageType.DISK, StorageType.SSD)), "SSD is offered nowhere");
+    assertEquals(List.of("/r5"), places.leastContested(List.of("/r1", "/r5"), StorageType.ARCHIVE, warm),
+        "/r1 offers DISK too, which the block still wants");
+    assertEquals(List.of("/r1", "/r5"), places.leastContested(List.of("/r1", "/r5"), StorageType.ARCHIVE,
+        EnumSet.of(StorageType.ARCHIVE)), "nothing else wanted: every rack offering ARCHIVE");
+    assertEquals(List.of("/r1"), places.leastContested(List.of("/r1"), StorageType.ARCHIVE, warm),
+        "each rack contested: all of them");
+    SimulatedTopology uniform = new SimulatedTopology(conf()).addRack("/r1", 2, TB, 0).addRack("/r2", 2, TB, 0);
+    assertEquals(null, uniform.policy(OneReplicaPerRackPlacementPolicy.class, conf()).snapshot().storage
+        .placedFirst(warm), "every type offered on every rack");
   }
 
   private static DatanodeInfo stored(DatanodeDescriptor dn, StorageType type) {

@@ -1,0 +1,232 @@
+package org.bulwark.hdfs.placement;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.net.Node;
+import org.bulwark.hdfs.placement.rules.RackFill;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Our policies against Hadoop's default policy on generated clusters (seeded: racks and datacenters of every
+ * size, full, archive-only and decommissioning DataNodes, excluded nodes, replicas already placed, writers on
+ * and off the cluster, replication 1 to 5). Wherever the default policy finds targets, ours must find as many,
+ * each one the default policy's own checks accept, and spread them over at least as many racks (and, for the
+ * hierarchical policy, datacenters): a write never fails, nor is it placed worse, for our rules.
+ */
+class StockPolicyDifferentialTest {
+  private static final int CASES = Integer.getInteger("placement.differential.cases", 400);
+  /** Both policies draw at random inside: each case is tried this often, every try compared. */
+  private static final int TRIES = 3;
+  private static final long BLOCK = 128L << 20;
+  private static final long TB = 1L << 40;
+  private static final BlockStoragePolicySuite SUITE = BlockStoragePolicySuite.createDefaultSuite();
+
+  /** One generated case: the cluster and one call's arguments. */
+  private static final class Case {
+    final long seed;
+    final SimulatedTopology topology;
+    final int replicas;
+    final Node writer;
+    final Set<Node> excluded;
+    final List<DatanodeStorageInfo> chosen;
+    final BlockStoragePolicy storagePolicy;
+    final StringBuilder description = new StringBuilder();
+
+    Case(long seed, Configuration conf, boolean datacenters) {
+      this.seed = seed;
+      Random r = new Random(seed);
+      topology = new SimulatedTopology(conf);
+      // One case in four is tight: few, small racks, many DataNodes full, archive-only or leaving.
+      boolean tight = r.nextInt(4) == 0;
+      int dcs = datacenters ? 1 + r.nextInt(3) : 1;
+      int racks = 1 + r.nextInt(tight ? 4 : 8);
+      for (int k = 0; k < racks; k++) {
+        String rack = (datacenters ? "/dc" + (k % dcs) : "") + "/r" + k;
+        int nodes = 1 + r.nextInt(tight ? 2 : 5);
+        for (int n = 0; n < nodes; n++) {
+          int kind = r.nextInt(tight ? 6 : 20);
+          long used = kind == 0 ? TB - BLOCK / 2 : (long) (r.nextDouble() * 0.8 * TB);
+          topology.addRack(rack, 1, TB, used, kind == 1 ? StorageType.ARCHIVE : StorageType.DISK);
+          DatanodeDescriptor d = topology.nodes.get(topology.nodes.size() - 1);
+          if (kind == 2) {
+            d.startDecommission();
+          }
+          description.append(rack).append(kind == 0 ? ":full" : kind == 1 ? ":archive" : kind == 2 ? ":decom" : "")
+              .append(' ');
+        }
+      }
+      List<DatanodeDescriptor> all = topology.nodes;
+      writer = r.nextBoolean() ? all.get(r.nextInt(all.size())) : null;
+      excluded = new HashSet<>();
+      for (DatanodeDescriptor d : all) {
+        if (r.nextInt(tight ? 5 : 10) == 0) {
+          excluded.add(d);
+        }
+      }
+      chosen = new ArrayList<>();
+      if (r.nextInt(3) == 0) {
+        int placed = 1 + r.nextInt(2);
+        for (int i = 0; i < placed; i++) {
+          DatanodeDescriptor d = all.get(r.nextInt(all.size()));
+          DatanodeStorageInfo s = d.getStorageInfos()[0];
+          if (!excluded.contains(d) && !chosen.contains(s)) {
+            chosen.add(s);
+          }
+        }
+      }
+      replicas = 1 + r.nextInt(5 - chosen.size());
+      storagePolicy = r.nextInt(4) == 0 ? SUITE.getPolicy("WARM") : SUITE.getDefaultPolicy();
+      description.append("| writer ").append(writer == null ? "off-cluster" : writer.getNetworkLocation())
+          .append(", ").append(replicas).append(" more, ").append(storagePolicy.getName()).append(", excluded ")
+          .append(locations(excluded)).append(", placed ").append(locations(nodesOf(chosen)));
+    }
+
+    /** How many targets have a storage type the storage policy asks for (no more of a type than it asks). */
+    int honoured(DatanodeStorageInfo[] targets) {
+      List<StorageType> wanted = new ArrayList<>(storagePolicy.chooseStorageTypes((short) (chosen.size() + replicas),
+          List.of(DatanodeStorageInfo.toStorageTypes(chosen.toArray(new DatanodeStorageInfo[0]))),
+          EnumSet.noneOf(StorageType.class), chosen.isEmpty()));
+      int honoured = 0;
+      for (DatanodeStorageInfo t : targets) {
+        honoured += wanted.remove(t.getStorageType()) ? 1 : 0;
+      }
+      return honoured;
+    }
+
+    DatanodeStorageInfo[] choose(BlockPlacementPolicyDefault policy) {
+      return policy.chooseTarget("/f", replicas, writer, new ArrayList<>(chosen), false, new HashSet<>(excluded),
+          BLOCK, storagePolicy, null);
+    }
+
+    @Override
+    public String toString() {
+      return "case " + seed + ": " + description;
+    }
+  }
+
+  private static Configuration conf() {
+    Configuration conf = new HdfsConfiguration();
+    conf.setBoolean("dfs.namenode.redundancy.considerLoad", false);
+    return conf;
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void wherePolicyDefaultPlacesOursPlacesAsManyOnAsManyRacksEachANodeItAccepts(boolean hierarchical) {
+    int compared = 0;
+    int fewerForStock = 0;
+    int stockGaveUpTypes = 0;
+    List<String> worse = new ArrayList<>();
+    for (int i = 0; i < CASES; i++) {
+      Configuration conf = conf();
+      Case c = new Case(1000L * (hierarchical ? 2 : 1) + i, conf, hierarchical);
+      BlockPlacementPolicyDefault stock = c.topology.policy(BlockPlacementPolicyDefault.class, conf);
+      BlockPlacementPolicyDefault ours = hierarchical
+          ? c.topology.policy(HierarchicalPlacementPolicy.class, conf)
+          : c.topology.policy(OneReplicaPerRackPlacementPolicy.class, conf);
+      for (int t = 0; t < TRIES; t++) {
+        DatanodeStorageInfo[] theirs = c.choose(stock);
+        DatanodeStorageInfo[] mine = c.choose(ours);
+        String at = c + "\n  stock " + describe(theirs) + "\n  ours  " + describe(mine);
+        assertAcceptable(c, mine, at);
+        // Where the default policy buys a rack by giving up the storage policy's type (a WARM block's ARCHIVE
+        // replica put on DISK elsewhere) and ours keeps the type, ours spans what that type allows: not compared.
+        boolean typeKeptWhereStockGaveItUp = c.honoured(mine) > c.honoured(theirs);
+        stockGaveUpTypes += typeKeptWhereStockGaveItUp ? 1 : 0;
+        if (mine.length < theirs.length) {
+          worse.add("fewer targets than the default policy: " + at);
+        } else if (!typeKeptWhereStockGaveItUp && racks(c.chosen, mine) < racks(c.chosen, theirs)) {
+          worse.add("fewer racks than the default policy: " + at);
+        } else if (hierarchical && !typeKeptWhereStockGaveItUp
+            && datacenters(c.chosen, mine) < Math.min(2, datacenters(c.chosen, theirs))) {
+          // Two datacenters survive the loss of either; more is not the rule's aim (RF 3 spans two by design).
+          worse.add("one datacenter where the default policy's placement spans two: " + at);
+        }
+        compared++;
+        fewerForStock += theirs.length < c.replicas ? 1 : 0;
+      }
+    }
+    assertTrue(worse.isEmpty(), worse.size() + " of " + compared + " placements worse than the default policy's:\n"
+        + String.join("\n", worse.subList(0, Math.min(10, worse.size()))));
+    System.out.printf("%s against the default policy: %d placements compared, %d where it fell short, %d where it"
+        + " gave up a storage type that ours kept%n", hierarchical ? "HierarchicalPlacementPolicy"
+        : "OneReplicaPerRackPlacementPolicy", compared, fewerForStock, stockGaveUpTypes);
+    // The generator must reach the corners, not only clusters where every policy places everything.
+    assertTrue(fewerForStock > compared / 50, "cases where the default policy fell short: " + fewerForStock);
+  }
+
+  /** Every target is one the default policy's own checks take: distinct, new, not excluded, in service, with room. */
+  private static void assertAcceptable(Case c, DatanodeStorageInfo[] targets, String at) {
+    Set<DatanodeDescriptor> seen = new HashSet<>(nodesOf(c.chosen));
+    for (DatanodeStorageInfo s : targets) {
+      DatanodeDescriptor d = s.getDatanodeDescriptor();
+      assertTrue(seen.add(d), "a DataNode twice or one already holding the block: " + at);
+      assertTrue(!c.excluded.contains(d), "an excluded DataNode: " + at);
+      assertTrue(d.isInService(), "a DataNode not in service: " + at);
+      assertTrue(d.getRemaining() >= BLOCK, "a DataNode without room for the block: " + at);
+    }
+  }
+
+  private static int racks(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
+    Set<String> racks = new HashSet<>();
+    for (DatanodeStorageInfo s : concat(chosen, targets)) {
+      racks.add(s.getDatanodeDescriptor().getNetworkLocation());
+    }
+    return racks.size();
+  }
+
+  private static int datacenters(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
+    Set<String> dcs = new HashSet<>();
+    for (DatanodeStorageInfo s : concat(chosen, targets)) {
+      dcs.add(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()));
+    }
+    return dcs.size();
+  }
+
+  private static List<DatanodeStorageInfo> concat(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
+    List<DatanodeStorageInfo> all = new ArrayList<>(chosen);
+    all.addAll(List.of(targets));
+    return all;
+  }
+
+  private static List<DatanodeDescriptor> nodesOf(List<DatanodeStorageInfo> storages) {
+    List<DatanodeDescriptor> out = new ArrayList<>();
+    for (DatanodeStorageInfo s : storages) {
+      out.add(s.getDatanodeDescriptor());
+    }
+    return out;
+  }
+
+  private static List<String> locations(Iterable<? extends Node> nodes) {
+    List<String> out = new ArrayList<>();
+    for (Node n : nodes) {
+      out.add(n.getNetworkLocation() + "/" + n.getName());
+    }
+    return out;
+  }
+
+  private static String describe(DatanodeStorageInfo[] targets) {
+    List<String> out = new ArrayList<>();
+    for (DatanodeStorageInfo s : targets) {
+      out.add(s.getDatanodeDescriptor().getNetworkLocation() + "/" + s.getDatanodeDescriptor().getName() + ":"
+          + s.getStorageType());
+    }
+    return out.toString();
+  }
+}
