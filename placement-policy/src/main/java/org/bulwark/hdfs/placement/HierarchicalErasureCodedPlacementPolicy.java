@@ -155,6 +155,15 @@ public class HierarchicalErasureCodedPlacementPolicy extends HierarchicalPlaceme
         StripeSpreadRules.cellsToMove(numberOfReplicas, allowed, cells));
   }
 
+  /** A striped block's copies of one cell form one group: the crowding rule below alone picks among them. */
+  @Override
+  protected List<Collection<DatanodeStorageInfo>> deletionPreference(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne) {
+    List<DatanodeStorageInfo> copies = new ArrayList<>(moreThanOne);
+    copies.addAll(exactlyOne);
+    return Collections.<Collection<DatanodeStorageInfo>>singletonList(copies);
+  }
+
   /**
    * Which copy of a cell goes when a group holds two: for a striped block Hadoop offers the copies of one
    * internal block ({@code moreThanOne} and {@code exactlyOne}) while {@code rackMap} holds every copy of the

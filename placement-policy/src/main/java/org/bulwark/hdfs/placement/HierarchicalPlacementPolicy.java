@@ -1,7 +1,9 @@
 package org.bulwark.hdfs.placement;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -130,19 +132,18 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
   }
 
   /**
-   * Excess replicas go first from racks holding more than one replica of the block; failing that, from
-   * datacenters holding more than one, so a deletion never leaves a datacenter without the block when
-   * it can be avoided.
+   * Excess replicas go first from racks holding more than one replica of the block; then from datacenters holding
+   * more than one, so a deletion never leaves a datacenter without the block when it can be avoided; then from the
+   * rest.
    */
   @Override
-  protected Collection<DatanodeStorageInfo> pickupReplicaSet(Collection<DatanodeStorageInfo> moreThanOne,
-      Collection<DatanodeStorageInfo> exactlyOne, Map<String, List<DatanodeStorageInfo>> rackMap) {
-    if (!moreThanOne.isEmpty()) {
-      return moreThanOne;
-    }
+  protected List<Collection<DatanodeStorageInfo>> deletionPreference(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne) {
     Map<String, Integer> perDc = new HashMap<>();
-    for (DatanodeStorageInfo s : exactlyOne) {
-      perDc.merge(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()), 1, Integer::sum);
+    for (Collection<DatanodeStorageInfo> group : Arrays.asList(moreThanOne, exactlyOne)) {
+      for (DatanodeStorageInfo s : group) {
+        perDc.merge(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()), 1, Integer::sum);
+      }
     }
     List<DatanodeStorageInfo> sharedDc = new ArrayList<>();
     for (DatanodeStorageInfo s : exactlyOne) {
@@ -150,7 +151,20 @@ public class HierarchicalPlacementPolicy extends OneReplicaPerRackPlacementPolic
         sharedDc.add(s);
       }
     }
-    return sharedDc.isEmpty() ? exactlyOne : sharedDc;
+    return Arrays.asList(moreThanOne, sharedDc, exactlyOne);
+  }
+
+  /**
+   * As for racks, so for datacenters: a block in two datacenters, one of them holding more than one of its
+   * replicas, loses replicas from that datacenter only (the first two groups), or none.
+   */
+  @Override
+  protected int groupsAsked(int groups, Collection<DatanodeStorageInfo> moreThanOne,
+      Map<String, List<DatanodeStorageInfo>> rackMap) {
+    Map<String, Integer> perDc = new HashMap<>();
+    rackMap.forEach((rack, replicas) -> perDc.merge(RackFill.datacenterOf(rack), replicas.size(), Integer::sum));
+    boolean keepTwo = perDc.size() == 2 && Collections.max(perDc.values()) > 1;
+    return Math.min(super.groupsAsked(groups, moreThanOne, rackMap), keepTwo ? Math.min(2, groups) : groups);
   }
 
   /** Moves must keep both the block's racks and its datacenters. */

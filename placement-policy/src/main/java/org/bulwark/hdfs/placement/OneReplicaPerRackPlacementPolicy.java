@@ -1,6 +1,7 @@
 package org.bulwark.hdfs.placement;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -564,7 +565,81 @@ public class OneReplicaPerRackPlacementPolicy extends BlockPlacementPolicyDefaul
     return new BlockPlacementStatusDefault(racks.size(), required, inService);
   }
 
-  /** Excess replicas are deleted from racks holding more than one replica of the block first. */
+  /**
+   * Excess replicas are deleted from racks holding more than one replica of the block first
+   * ({@link #deletionPreference}), then from the others. Each group is asked in turn for a replica of a storage type
+   * in excess, with the default policy's choice inside it (oldest heartbeat, else least space): a group holding no
+   * replica of an excess type (a HOT block's DISK replicas sharing a rack, its one ARCHIVE replica the excess) must
+   * not leave the block over-replicated for good.
+   */
+  @Override
+  public DatanodeStorageInfo chooseReplicaToDelete(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne, List<StorageType> excessTypes,
+      Map<String, List<DatanodeStorageInfo>> rackMap) {
+    List<Collection<DatanodeStorageInfo>> groups = deletionPreference(moreThanOne, exactlyOne);
+    groups = groups.subList(0, groupsAsked(groups.size(), moreThanOne, rackMap));
+    // Inside a group, replicas of a type the storage policy wants none of go before replicas of a type it wants
+    // fewer of: of a HOT block's ARCHIVE and DISK replicas sharing a rack the ARCHIVE one goes (the DISK one going
+    // left the ARCHIVE one alone on its rack, there to stay or to take the rack with it).
+    List<StorageType> unwanted = unwantedTypes(excessTypes, moreThanOne, exactlyOne);
+    List<List<StorageType>> typeOrder = unwanted.isEmpty() || unwanted.size() == excessTypes.size()
+        ? Collections.singletonList(excessTypes) : Arrays.asList(unwanted, excessTypes);
+    for (Collection<DatanodeStorageInfo> group : groups) {
+      for (List<StorageType> types : typeOrder) {
+        // The default policy's choice inside one group: pickupReplicaSet below hands it the group.
+        DatanodeStorageInfo chosen = group.isEmpty() ? null : super.chooseReplicaToDelete(group,
+            Collections.<DatanodeStorageInfo>emptyList(), new ArrayList<>(types), rackMap);
+        if (chosen != null) {
+          excessTypes.remove(chosen.getStorageType());
+          return chosen;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The {@code excessTypes} (as many times as listed) of which every replica left is in excess. */
+  private static List<StorageType> unwantedTypes(List<StorageType> excessTypes,
+      Collection<DatanodeStorageInfo> moreThanOne, Collection<DatanodeStorageInfo> exactlyOne) {
+    Map<StorageType, Integer> held = new EnumMap<>(StorageType.class);
+    for (Collection<DatanodeStorageInfo> group : Arrays.asList(moreThanOne, exactlyOne)) {
+      for (DatanodeStorageInfo s : group) {
+        held.merge(s.getStorageType(), 1, Integer::sum);
+      }
+    }
+    Map<StorageType, Integer> excess = new EnumMap<>(StorageType.class);
+    for (StorageType t : excessTypes) {
+      excess.merge(t, 1, Integer::sum);
+    }
+    List<StorageType> unwanted = new ArrayList<>();
+    for (StorageType t : excessTypes) {
+      if (excess.get(t) >= held.getOrDefault(t, 0)) {
+        unwanted.add(t);
+      }
+    }
+    return unwanted;
+  }
+
+  /**
+   * How many of the {@code groups} {@link #deletionPreference} gave may lose a replica. As the default policy: a
+   * block on two racks, one of them holding more than one of its replicas, loses replicas from that rack only, or
+   * none (left over-replicated rather than on one rack; the mover, say, fixes a replica's type).
+   */
+  protected int groupsAsked(int groups, Collection<DatanodeStorageInfo> moreThanOne,
+      Map<String, List<DatanodeStorageInfo>> rackMap) {
+    return rackMap.size() == 2 && !moreThanOne.isEmpty() ? 1 : groups;
+  }
+
+  /**
+   * The groups of replicas excess ones are deleted from, most preferred first: here replicas on racks holding more
+   * than one replica of the block, then the rest.
+   */
+  protected List<Collection<DatanodeStorageInfo>> deletionPreference(Collection<DatanodeStorageInfo> moreThanOne,
+      Collection<DatanodeStorageInfo> exactlyOne) {
+    return Arrays.asList(moreThanOne, exactlyOne);
+  }
+
+  /** Of the group {@link #chooseReplicaToDelete} hands the default policy's choice, the replicas it chooses among. */
   @Override
   protected Collection<DatanodeStorageInfo> pickupReplicaSet(Collection<DatanodeStorageInfo> moreThanOne,
       Collection<DatanodeStorageInfo> exactlyOne, Map<String, List<DatanodeStorageInfo>> rackMap) {

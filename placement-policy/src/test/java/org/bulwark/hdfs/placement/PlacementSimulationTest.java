@@ -223,6 +223,35 @@ class PlacementSimulationTest {
     }
   }
 
+  /**
+   * A HOT block one replica over its factor, its excess an ARCHIVE replica alone on its rack while two DISK replicas
+   * share another: the ARCHIVE replica goes (asking only the shared rack, the policy found no replica of the excess
+   * type there and deleted nothing, leaving the block over-replicated for good). On two racks, as the default policy
+   * does, nothing goes: the block would be left on one rack.
+   */
+  @Test
+  void anExcessReplicaOfAnUnwantedTypeGoesEvenAloneOnItsRackUnlessTheBlockWouldBeLeftOnOneRack() {
+    Configuration conf = conf();
+    SimulatedTopology t = new SimulatedTopology(conf).addRack("/r1", 2, TB, 0).addRack("/r3", 1, TB, 0)
+        .addRack("/r2", 1, TB, 0, StorageType.ARCHIVE);
+    DatanodeStorageInfo disk1 = t.nodes.get(0).getStorageInfos()[0];
+    DatanodeStorageInfo disk2 = t.nodes.get(1).getStorageInfos()[0];
+    DatanodeStorageInfo disk3 = t.nodes.get(2).getStorageInfos()[0];
+    DatanodeStorageInfo archive = t.nodes.get(3).getStorageInfos()[0];
+    for (Class<? extends BlockPlacementPolicyDefault> type : List.of(OneReplicaPerRackPlacementPolicy.class,
+        HierarchicalPlacementPolicy.class)) {
+      BlockPlacementPolicyDefault policy = t.policy(type, conf);
+      List<DatanodeStorageInfo> threeRacks = List.of(disk1, disk2, archive, disk3);
+      assertEquals(List.of(archive), policy.chooseReplicasToDelete(new ArrayList<>(threeRacks),
+          new ArrayList<>(threeRacks), 3, HOT.chooseExcess((short) 3, List.of(StorageType.DISK, StorageType.DISK,
+              StorageType.ARCHIVE, StorageType.DISK)), null, null), type.getSimpleName());
+      List<DatanodeStorageInfo> twoRacks = List.of(disk1, disk2, archive);
+      assertEquals(List.of(), policy.chooseReplicasToDelete(new ArrayList<>(twoRacks), new ArrayList<>(twoRacks), 2,
+          HOT.chooseExcess((short) 2, List.of(StorageType.DISK, StorageType.DISK, StorageType.ARCHIVE)), null, null),
+          type.getSimpleName() + ": left on one rack otherwise");
+    }
+  }
+
   @Test
   void aWriterDatacenterValueThatIsNeitherIsRefusedNamingTheKey() {
     Configuration conf = conf();

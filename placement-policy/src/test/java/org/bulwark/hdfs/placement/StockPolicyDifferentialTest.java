@@ -3,6 +3,7 @@ package org.bulwark.hdfs.placement;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -51,26 +52,9 @@ class StockPolicyDifferentialTest {
     Case(long seed, Configuration conf, boolean datacenters) {
       this.seed = seed;
       Random r = new Random(seed);
-      topology = new SimulatedTopology(conf);
       // One case in four is tight: few, small racks, many DataNodes full, archive-only or leaving.
       boolean tight = r.nextInt(4) == 0;
-      int dcs = datacenters ? 1 + r.nextInt(3) : 1;
-      int racks = 1 + r.nextInt(tight ? 4 : 8);
-      for (int k = 0; k < racks; k++) {
-        String rack = (datacenters ? "/dc" + (k % dcs) : "") + "/r" + k;
-        int nodes = 1 + r.nextInt(tight ? 2 : 5);
-        for (int n = 0; n < nodes; n++) {
-          int kind = r.nextInt(tight ? 6 : 20);
-          long used = kind == 0 ? TB - BLOCK / 2 : (long) (r.nextDouble() * 0.8 * TB);
-          topology.addRack(rack, 1, TB, used, kind == 1 ? StorageType.ARCHIVE : StorageType.DISK);
-          DatanodeDescriptor d = topology.nodes.get(topology.nodes.size() - 1);
-          if (kind == 2) {
-            d.startDecommission();
-          }
-          description.append(rack).append(kind == 0 ? ":full" : kind == 1 ? ":archive" : kind == 2 ? ":decom" : "")
-              .append(' ');
-        }
-      }
+      topology = cluster(r, conf, datacenters, tight, description);
       List<DatanodeDescriptor> all = topology.nodes;
       writer = r.nextBoolean() ? all.get(r.nextInt(all.size())) : null;
       excluded = new HashSet<>();
@@ -118,6 +102,33 @@ class StockPolicyDifferentialTest {
     public String toString() {
       return "case " + seed + ": " + description;
     }
+  }
+
+  /**
+   * A generated cluster: 1-8 racks (1-4 when {@code tight}) of 1-5 DataNodes (1-2), in 1-3 datacenters when
+   * {@code datacenters}; one DataNode in 20 (in 6 when tight) each full, archive-only or decommissioning.
+   */
+  private static SimulatedTopology cluster(Random r, Configuration conf, boolean datacenters, boolean tight,
+      StringBuilder description) {
+    SimulatedTopology topology = new SimulatedTopology(conf);
+    int dcs = datacenters ? 1 + r.nextInt(3) : 1;
+    int racks = 1 + r.nextInt(tight ? 4 : 8);
+    for (int k = 0; k < racks; k++) {
+      String rack = (datacenters ? "/dc" + (k % dcs) : "") + "/r" + k;
+      int nodes = 1 + r.nextInt(tight ? 2 : 5);
+      for (int n = 0; n < nodes; n++) {
+        int kind = r.nextInt(tight ? 6 : 20);
+        long used = kind == 0 ? TB - BLOCK / 2 : (long) (r.nextDouble() * 0.8 * TB);
+        topology.addRack(rack, 1, TB, used, kind == 1 ? StorageType.ARCHIVE : StorageType.DISK);
+        DatanodeDescriptor d = topology.nodes.get(topology.nodes.size() - 1);
+        if (kind == 2) {
+          d.startDecommission();
+        }
+        description.append(rack).append(kind == 0 ? ":full" : kind == 1 ? ":archive" : kind == 2 ? ":decom" : "")
+            .append(' ');
+      }
+    }
+    return topology;
   }
 
   private static Configuration conf() {
@@ -169,6 +180,82 @@ class StockPolicyDifferentialTest {
         : "OneReplicaPerRackPlacementPolicy", compared, fewerForStock, stockGaveUpTypes);
     // The generator must reach the corners, not only clusters where every policy places everything.
     assertTrue(fewerForStock > compared / 50, "cases where the default policy fell short: " + fewerForStock);
+  }
+
+  /**
+   * Excess replicas (a block over its replication factor after a DataNode came back, or a lowered factor) on the
+   * same generated clusters, with and without a delete hint and a newly added replica: ours deletes as many as the
+   * default policy and leaves the block on at least as many racks, and in two datacenters wherever the default
+   * policy's choice leaves two.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void excessReplicasLeaveTheBlockOnAsManyRacksAsTheDefaultPolicysChoice(boolean hierarchical) {
+    List<String> worse = new ArrayList<>();
+    int compared = 0;
+    int rackKept = 0;
+    for (int i = 0; i < CASES; i++) {
+      Configuration conf = conf();
+      long seed = 5000L * (hierarchical ? 2 : 1) + i;
+      Random r = new Random(seed);
+      StringBuilder description = new StringBuilder();
+      SimulatedTopology t = cluster(r, conf, hierarchical, r.nextInt(4) == 0, description);
+      List<DatanodeStorageInfo> live = new ArrayList<>();
+      for (DatanodeDescriptor d : t.nodes) {
+        if (d.isInService()) {
+          live.add(d.getStorageInfos()[0]);
+        }
+      }
+      if (live.size() < 2) {
+        continue;
+      }
+      int expected = 1 + r.nextInt(Math.min(4, live.size() - 1));
+      int held = expected + 1 + r.nextInt(Math.min(3, live.size() - expected));
+      Collections.shuffle(live, r);
+      List<DatanodeStorageInfo> replicas = new ArrayList<>(live.subList(0, held));
+      BlockStoragePolicy storagePolicy = r.nextInt(4) == 0 ? SUITE.getPolicy("WARM") : SUITE.getDefaultPolicy();
+      List<StorageType> excessTypes = storagePolicy.chooseExcess((short) expected,
+          List.of(DatanodeStorageInfo.toStorageTypes(replicas.toArray(new DatanodeStorageInfo[0]))));
+      DatanodeDescriptor hint = r.nextInt(3) == 0 ? replicas.get(r.nextInt(held)).getDatanodeDescriptor() : null;
+      DatanodeDescriptor added = r.nextInt(3) == 0 ? replicas.get(r.nextInt(held)).getDatanodeDescriptor() : null;
+      BlockPlacementPolicyDefault stock = t.policy(BlockPlacementPolicyDefault.class, conf);
+      BlockPlacementPolicyDefault ours = hierarchical
+          ? t.policy(HierarchicalPlacementPolicy.class, conf)
+          : t.policy(OneReplicaPerRackPlacementPolicy.class, conf);
+      List<DatanodeStorageInfo> theirs = stock.chooseReplicasToDelete(new ArrayList<>(replicas),
+          new ArrayList<>(replicas), expected, new ArrayList<>(excessTypes), added, hint);
+      List<DatanodeStorageInfo> mine = ours.chooseReplicasToDelete(new ArrayList<>(replicas),
+          new ArrayList<>(replicas), expected, new ArrayList<>(excessTypes), added, hint);
+      List<DatanodeStorageInfo> keptByStock = new ArrayList<>(replicas);
+      keptByStock.removeAll(theirs);
+      List<DatanodeStorageInfo> keptByOurs = new ArrayList<>(replicas);
+      keptByOurs.removeAll(mine);
+      DatanodeStorageInfo[] none = new DatanodeStorageInfo[0];
+      String at = "case " + seed + ": " + description + "| RF " + expected + ", " + storagePolicy.getName()
+          + ", replicas " + describe(replicas.toArray(none)) + ", hint " + hint + ", added " + added
+          + "\n  stock deletes " + describe(theirs.toArray(none)) + "\n  ours deletes  " + describe(mine.toArray(none));
+      // Down to the replication factor at most; never fewer deleted than by the default policy (which stops short
+      // now and then: no replica of an excess type in the group it looks at), but where its deletion leaves the block
+      // in one datacenter of two: ours then keeps the replica, as both keep one on a block's second rack.
+      boolean stockLeavesOneDatacenter = hierarchical
+          && datacenters(keptByStock, none) < Math.min(2, datacenters(replicas, none));
+      if (mine.size() < theirs.size() && !stockLeavesOneDatacenter || mine.size() > held - expected) {
+        worse.add("deletes " + mine.size() + " where the default policy deletes " + theirs.size() + ": " + at);
+      } else if (racks(keptByOurs, none) < Math.min(racks(keptByStock, none), keptByOurs.size())) {
+        worse.add("fewer racks kept than the default policy: " + at);
+      } else if (hierarchical
+          && datacenters(keptByOurs, none) < Math.min(Math.min(2, keptByOurs.size()), datacenters(keptByStock, none))) {
+        worse.add("one datacenter kept where the default policy's choice keeps two: " + at);
+      }
+      rackKept += racks(keptByOurs, none) > racks(keptByStock, none) ? 1 : 0;
+      compared++;
+    }
+    assertTrue(worse.isEmpty(), worse.size() + " of " + compared + " deletions worse than the default policy's:\n"
+        + String.join("\n", worse.subList(0, Math.min(10, worse.size()))));
+    System.out.printf("%s deleting excess replicas: %d blocks compared, %d left on more racks than by the default"
+        + " policy%n", hierarchical ? "HierarchicalPlacementPolicy" : "OneReplicaPerRackPlacementPolicy", compared,
+        rackKept);
+    assertTrue(compared > CASES / 2, "blocks compared: " + compared);
   }
 
   /** Every target is one the default policy's own checks take: distinct, new, not excluded, in service, with room. */
