@@ -3,12 +3,14 @@ package org.bulwark.hdfs.placement;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
@@ -154,7 +156,7 @@ class StockPolicyDifferentialTest {
       for (int t = 0; t < TRIES; t++) {
         DatanodeStorageInfo[] theirs = c.choose(stock);
         DatanodeStorageInfo[] mine = c.choose(ours);
-        String at = c + "\n  stock " + describe(theirs) + "\n  ours  " + describe(mine);
+        String at = c + "\n  stock " + describe(List.of(theirs)) + "\n  ours  " + describe(List.of(mine));
         assertAcceptable(c, mine, at);
         // Where the default policy buys a rack by giving up the storage policy's type (a WARM block's ARCHIVE
         // replica put on DISK elsewhere) and ours keeps the type, ours spans what that type allows: not compared.
@@ -162,10 +164,10 @@ class StockPolicyDifferentialTest {
         stockGaveUpTypes += typeKeptWhereStockGaveItUp ? 1 : 0;
         if (mine.length < theirs.length) {
           worse.add("fewer targets than the default policy: " + at);
-        } else if (!typeKeptWhereStockGaveItUp && racks(c.chosen, mine) < racks(c.chosen, theirs)) {
+        } else if (!typeKeptWhereStockGaveItUp && racks(concat(c.chosen, mine)) < racks(concat(c.chosen, theirs))) {
           worse.add("fewer racks than the default policy: " + at);
         } else if (hierarchical && !typeKeptWhereStockGaveItUp
-            && datacenters(c.chosen, mine) < Math.min(2, datacenters(c.chosen, theirs))) {
+            && datacenters(concat(c.chosen, mine)) < Math.min(2, datacenters(concat(c.chosen, theirs)))) {
           // Two datacenters survive the loss of either; more is not the rule's aim (RF 3 spans two by design).
           worse.add("one datacenter where the default policy's placement spans two: " + at);
         }
@@ -230,24 +232,23 @@ class StockPolicyDifferentialTest {
       keptByStock.removeAll(theirs);
       List<DatanodeStorageInfo> keptByOurs = new ArrayList<>(replicas);
       keptByOurs.removeAll(mine);
-      DatanodeStorageInfo[] none = new DatanodeStorageInfo[0];
       String at = "case " + seed + ": " + description + "| RF " + expected + ", " + storagePolicy.getName()
-          + ", replicas " + describe(replicas.toArray(none)) + ", hint " + hint + ", added " + added
-          + "\n  stock deletes " + describe(theirs.toArray(none)) + "\n  ours deletes  " + describe(mine.toArray(none));
+          + ", replicas " + describe(replicas) + ", hint " + hint + ", added " + added
+          + "\n  stock deletes " + describe(theirs) + "\n  ours deletes  " + describe(mine);
       // Down to the replication factor at most; never fewer deleted than by the default policy (which stops short
       // now and then: no replica of an excess type in the group it looks at), but where its deletion leaves the block
       // in one datacenter of two: ours then keeps the replica, as both keep one on a block's second rack.
       boolean stockLeavesOneDatacenter = hierarchical
-          && datacenters(keptByStock, none) < Math.min(2, datacenters(replicas, none));
+          && datacenters(keptByStock) < Math.min(2, datacenters(replicas));
       if (mine.size() < theirs.size() && !stockLeavesOneDatacenter || mine.size() > held - expected) {
         worse.add("deletes " + mine.size() + " where the default policy deletes " + theirs.size() + ": " + at);
-      } else if (racks(keptByOurs, none) < Math.min(racks(keptByStock, none), keptByOurs.size())) {
+      } else if (racks(keptByOurs) < Math.min(racks(keptByStock), keptByOurs.size())) {
         worse.add("fewer racks kept than the default policy: " + at);
       } else if (hierarchical
-          && datacenters(keptByOurs, none) < Math.min(Math.min(2, keptByOurs.size()), datacenters(keptByStock, none))) {
+          && datacenters(keptByOurs) < Math.min(Math.min(2, keptByOurs.size()), datacenters(keptByStock))) {
         worse.add("one datacenter kept where the default policy's choice keeps two: " + at);
       }
-      rackKept += racks(keptByOurs, none) > racks(keptByStock, none) ? 1 : 0;
+      rackKept += racks(keptByOurs) > racks(keptByStock) ? 1 : 0;
       compared++;
     }
     assertTrue(worse.isEmpty(), worse.size() + " of " + compared + " deletions worse than the default policy's:\n"
@@ -270,20 +271,21 @@ class StockPolicyDifferentialTest {
     }
   }
 
-  private static int racks(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
-    Set<String> racks = new HashSet<>();
-    for (DatanodeStorageInfo s : concat(chosen, targets)) {
-      racks.add(s.getDatanodeDescriptor().getNetworkLocation());
-    }
-    return racks.size();
+  private static int racks(Collection<DatanodeStorageInfo> replicas) {
+    return distinct(replicas, rack -> rack);
   }
 
-  private static int datacenters(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
-    Set<String> dcs = new HashSet<>();
-    for (DatanodeStorageInfo s : concat(chosen, targets)) {
-      dcs.add(RackFill.datacenterOf(s.getDatanodeDescriptor().getNetworkLocation()));
+  private static int datacenters(Collection<DatanodeStorageInfo> replicas) {
+    return distinct(replicas, RackFill::datacenterOf);
+  }
+
+  /** How many distinct places (racks, or what {@code place} makes of a rack) hold {@code replicas}. */
+  private static int distinct(Collection<DatanodeStorageInfo> replicas, Function<String, String> place) {
+    Set<String> places = new HashSet<>();
+    for (DatanodeStorageInfo s : replicas) {
+      places.add(place.apply(s.getDatanodeDescriptor().getNetworkLocation()));
     }
-    return dcs.size();
+    return places.size();
   }
 
   private static List<DatanodeStorageInfo> concat(List<DatanodeStorageInfo> chosen, DatanodeStorageInfo[] targets) {
@@ -308,7 +310,7 @@ class StockPolicyDifferentialTest {
     return out;
   }
 
-  private static String describe(DatanodeStorageInfo[] targets) {
+  private static String describe(Collection<DatanodeStorageInfo> targets) {
     List<String> out = new ArrayList<>();
     for (DatanodeStorageInfo s : targets) {
       out.add(s.getDatanodeDescriptor().getNetworkLocation() + "/" + s.getDatanodeDescriptor().getName() + ":"
