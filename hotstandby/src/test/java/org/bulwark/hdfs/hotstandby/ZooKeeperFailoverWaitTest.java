@@ -12,8 +12,6 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.server.namenode.ha.NameNodeHAProxyFactory;
-import org.apache.zookeeper.data.Stat;
-import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -184,15 +182,7 @@ class ZooKeeperFailoverWaitTest {
   }
 
   private static void publish(String nameNode, String rpcAddress, long epoch) throws Exception {
-    byte[] data = new ActiveRecord("ns1", nameNode, rpcAddress, "", "", epoch, System.currentTimeMillis(),
-        ActiveRecord.State.ACTIVE, 0).encode();
-    String path = "/bulwark-ha/ns1/active";
-    Stat s = writer.checkExists().forPath(path);
-    if (s == null) {
-      writer.create().creatingParentsIfNeeded().forPath(path, data);
-    } else {
-      writer.setData().forPath(path, data);
-    }
+    RecordWriter.publish(writer, nameNode, rpcAddress, epoch);
   }
 
   private static int port(int nameNode) {

@@ -22,6 +22,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.net.Node;
 import org.bulwark.hdfs.placement.rules.RackFill;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,8 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * size, full, archive-only and decommissioning DataNodes, excluded nodes, replicas already placed, writers on
  * and off the cluster, replication 1 to 5). Wherever the default policy finds targets, ours must find as many,
  * each one the default policy's own checks accept, and spread them over at least as many racks (and, for the
- * hierarchical policy, datacenters): a write never fails, nor is it placed worse, for our rules.
+ * hierarchical policy, datacenters): a write never fails, nor is it placed worse, for our rules. In the
+ * compatibility suite: the default policy it is held against is each Hadoop line's own.
  */
+@Tag("compat")
 class StockPolicyDifferentialTest {
   private static final int CASES = Integer.getInteger("placement.differential.cases", 400);
   /** Both policies draw at random inside: each case is tried this often, every try compared. */
