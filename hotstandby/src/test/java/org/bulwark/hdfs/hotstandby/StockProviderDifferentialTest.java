@@ -45,11 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code dfs.client.failover.*}: 3 failovers, short sleeps, so that a case without an active NameNode ends in
  * seconds); ours keeps its own defaults, so it waits up to {@code bulwark.hotstandby.client.failover-wait} (3 s)
  * at each failover for a NameNode to become active. How long each provider's calls took is printed, not judged. Cases: {@code -Dhotstandby.differential.cases=N}
- * (40 by default), seeds from {@code hotstandby.differential.seed} (1).
+ * (30 by default), seeds from {@code hotstandby.differential.seed} (1).
  */
 @Tag("compat")
 class StockProviderDifferentialTest {
-  private static final int CASES = Integer.getInteger("hotstandby.differential.cases", 40);
+  private static final int CASES = Integer.getInteger("hotstandby.differential.cases", 30);
   private static final long SEED = Long.getLong("hotstandby.differential.seed", 1L);
   private static final int NAME_NODES = 3;
   private static final long CALL_LIMIT_SECONDS = 120;
