@@ -209,12 +209,7 @@ class StockZkfcDifferentialTest {
         }
         return "";
       case RESTART_NAMENODES:
-        for (int i = 0; i < 2; i++) {
-          if (!nameNodeUp[i]) {
-            ha.restartNameNode(i);
-            nameNodeUp[i] = true;
-          }
-        }
+        restartNameNodes(ha, nameNodeUp);
         return "";
       case STOP_ACTIVE_CONTROLLER:
       case STOP_STANDBY_CONTROLLER:
@@ -225,12 +220,7 @@ class StockZkfcDifferentialTest {
         }
         return "";
       case START_CONTROLLERS:
-        for (int i = 0; i < 2; i++) {
-          if (!controllerUp[i]) {
-            controllers.start(i);
-            controllerUp[i] = true;
-          }
-        }
+        startControllers(controllers, controllerUp);
         return "";
       case RESTART_ZOOKEEPER:
         ha.cluster.zooKeeper().restart();
@@ -255,11 +245,21 @@ class StockZkfcDifferentialTest {
   /** Every NameNode up, every controller running (ZooKeeper is up after every step): a case's start and end. */
   private static void restore(HotStandbyCluster ha, Controllers controllers, boolean[] controllerUp,
       boolean[] nameNodeUp) throws Exception {
-    for (int i = 0; i < 2; i++) {
+    restartNameNodes(ha, nameNodeUp);
+    startControllers(controllers, controllerUp);
+  }
+
+  private static void restartNameNodes(HotStandbyCluster ha, boolean[] nameNodeUp) throws Exception {
+    for (int i = 0; i < nameNodeUp.length; i++) {
       if (!nameNodeUp[i]) {
         ha.restartNameNode(i);
         nameNodeUp[i] = true;
       }
+    }
+  }
+
+  private static void startControllers(Controllers controllers, boolean[] controllerUp) throws Exception {
+    for (int i = 0; i < controllerUp.length; i++) {
       if (!controllerUp[i]) {
         controllers.start(i);
         controllerUp[i] = true;
