@@ -104,6 +104,8 @@ class ErasureCodedPlacementTest {
       Await.until("5 live DataNodes", WAIT, () -> c.liveDataNodes(0) == 5);
       Path file = new Path("/ec/f");
       c.writeFile(0, file, 3 * MB, WriteOrigin.offCluster(), 1);
+      // The NameNode lists a cell once its DataNode has reported it, which may come after the close (CI, 2026-11-30: 2/2).
+      Await.until("all 5 cells reported", WAIT, () -> cellsPerDatacenter(c).stream().mapToInt(Integer::intValue).sum() == 5);
       assertEquals(List.of(3, 2), cellsPerDatacenter(c), "written over /dc1 and /dc2 alone");
 
       c.restart(dc3);
