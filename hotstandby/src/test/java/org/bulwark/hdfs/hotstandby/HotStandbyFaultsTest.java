@@ -167,10 +167,19 @@ class HotStandbyFaultsTest {
       // Every HAServiceProtocol call of a NameNode synchronises on its RPC server: holding that
       // monitor makes health checks time out while the NameNode still thinks itself active.
       Thread hanger = MonitorHold.hold(rpc, release);
+      // The hold ends only once the NameNode has stopped: the HA calls queued behind it (its own controller's
+      // transitionToStandby among them) then find it stopped, as they would a killed process. Released first, that
+      // transition could restart the standby services on a stopping NameNode, whose edit log tailer then meets the
+      // closed edit log and exits the JVM (seen once in CI).
       KillingFenceMethod.register(servicePort(ha, hung), () -> {
             ha.splitBrain.markDown(hung);
-            release.countDown();
-            new Thread(() -> ha.cluster.mini().shutdownNameNode(hung), "kill-" + hung).start();
+            new Thread(() -> {
+              try {
+                ha.cluster.mini().shutdownNameNode(hung);
+              } finally {
+                release.countDown();
+              }
+            }, "kill-" + hung).start();
           });
       int next = ha.awaitActiveOtherThan(hung, WAIT);
       assertNotEquals(hung, next);

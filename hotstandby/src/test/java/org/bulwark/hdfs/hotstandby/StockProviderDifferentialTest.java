@@ -24,6 +24,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
+import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ZooKeeperFailoverProxyProvider} against Hadoop's {@link ConfiguredFailoverProxyProvider} on seeded
- * generated situations a client meets: three NameNodes listed in any order, sometimes with a fourth address that
+ * {@link ZooKeeperFailoverProxyProvider} against Hadoop's {@link ConfiguredFailoverProxyProvider}, and
+ * {@link ZooKeeperObserverReadProxyProvider} against Hadoop's {@link ObserverReadProxyProvider} (in a third of the
+ * cases, where each NameNode that is not active may be an observer), on seeded generated situations a client meets: three NameNodes listed in any order, sometimes with a fourth address that
  * refuses connections or accepts and never answers; the active NameNode moved since the client's last call, or
  * none active; the active one's predecessor shut down; ZooKeeper's record naming the active NameNode, the previous
  * one, a standby, an address the client does not know, or nothing, at any epoch; ZooKeeper itself down. No
@@ -68,7 +70,13 @@ class StockProviderDifferentialTest {
 
   @BeforeAll
   static void start() throws Exception {
-    ha = HotStandbyCluster.start(NAME_NODES);
+    ha = HotStandbyCluster.start(NAME_NODES, conf -> {
+      // Observers serve reads in step with the active NameNode: the client's state is sent with each call, and
+      // the embedded cluster's edits are shared through a directory, so an observer sees finished segments only.
+      conf.setBoolean("dfs.namenode.state.context.enabled", true);
+      conf.set("dfs.ha.log-roll.period", "1s");
+      conf.set("dfs.ha.tail-edits.period", "100ms");
+    }, conf -> { });
     writer = CuratorFrameworkFactory.newClient(ha.cluster.zooKeeperConnectString(), new ExponentialBackoffRetry(100, 3));
     writer.start();
     silent = new SilentPort();
@@ -100,11 +108,29 @@ class StockProviderDifferentialTest {
   /** A fourth configured NameNode that is not one: none, a port that refuses, or one that never answers. */
   enum Extra { NONE, REFUSED, SILENT }
 
-  /** One generated situation. NameNode indexes are 0-based; -1 is none. */
-  record Case(int seed, List<String> order, Extra extra, boolean warmedUp, int before, int after, boolean beforeDown,
-      Record record, long epoch, boolean zooKeeperDown) {
+  /** Which pair of providers a case compares. */
+  enum Family {
+    FAILOVER(ConfiguredFailoverProxyProvider.class, ZooKeeperFailoverProxyProvider.class),
+    OBSERVER_READ(ObserverReadProxyProvider.class, ZooKeeperObserverReadProxyProvider.class);
+
+    final Class<?> stock;
+    final Class<?> ours;
+
+    Family(Class<?> stock, Class<?> ours) {
+      this.stock = stock;
+      this.ours = ours;
+    }
+  }
+
+  /**
+   * One generated situation. NameNode indexes are 0-based; -1 is none. {@code observers}: a bit per NameNode that is
+   * an observer throughout (observer-read cases only; never {@code before} or {@code after}, which are active once).
+   */
+  record Case(int seed, Family family, List<String> order, Extra extra, boolean warmedUp, int before, int after,
+      boolean beforeDown, int observers, Record record, long epoch, boolean zooKeeperDown) {
     static Case generate(int seed) {
       Random r = new Random(seed * 0x9E3779B97F4A7C15L); // spread: Random's first draws follow small seeds closely
+      Family family = r.nextInt(3) == 0 ? Family.OBSERVER_READ : Family.FAILOVER;
       Extra extra = r.nextInt(4) == 0 ? (r.nextInt(3) == 0 ? Extra.SILENT : Extra.REFUSED) : Extra.NONE;
       List<String> order = new ArrayList<>(List.of("nn1", "nn2", "nn3"));
       if (extra != Extra.NONE) {
@@ -115,6 +141,12 @@ class StockProviderDifferentialTest {
       int before = r.nextInt(NAME_NODES);
       int after = r.nextInt(10) == 0 ? -1 : r.nextInt(NAME_NODES);
       boolean beforeDown = before != after && r.nextInt(6) == 0;
+      int observers = 0;
+      for (int i = 0; family == Family.OBSERVER_READ && i < NAME_NODES; i++) {
+        if (i != before && i != after && r.nextInt(4) != 0) {
+          observers |= 1 << i;
+        }
+      }
       Record record = Record.values()[r.nextInt(Record.values().length)];
       if (record == Record.EXTRA_ADDRESS && extra == Extra.NONE) {
         record = Record.UNKNOWN_ADDRESS;
@@ -122,15 +154,23 @@ class StockProviderDifferentialTest {
       if (record == Record.ACTIVE && after < 0) {
         record = Record.PREVIOUS; // none active: the record a controller that died left
       }
-      return new Case(seed, order, extra, warmedUp, before, after, beforeDown, record, 1 + r.nextInt(20),
-          r.nextInt(10) == 0);
+      return new Case(seed, family, order, extra, warmedUp, before, after, beforeDown, observers, record,
+          1 + r.nextInt(20), r.nextInt(10) == 0);
+    }
+
+    boolean observer(int nn) {
+      return (observers & (1 << nn)) != 0;
     }
 
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "case %d: listed %s%s, %s while %s was active, then %s%s, record %s (epoch %d)%s",
-          seed,
-          order, extra == Extra.NONE ? "" : " (nn4 " + extra.name().toLowerCase(Locale.ROOT) + ")",
+      StringBuilder observing = new StringBuilder();
+      for (int i = 0; i < NAME_NODES; i++) {
+        observing.append(observer(i) ? (observing.length() == 0 ? ", observers " : ",") + name(i) : "");
+      }
+      return String.format(Locale.ROOT, "case %d (%s): listed %s%s%s, %s while %s was active, then %s%s, record %s"
+          + " (epoch %d)%s",
+          seed, family.name().toLowerCase(Locale.ROOT).replace('_', ' '), order, observing, extra == Extra.NONE ? "" : " (nn4 " + extra.name().toLowerCase(Locale.ROOT) + ")",
           warmedUp ? "clients used" : "clients made", name(before), name(after),
           beforeDown ? " (nn" + (before + 1) + " shut down)" : "", record, epoch,
           zooKeeperDown ? ", ZooKeeper down" : "");
@@ -173,6 +213,8 @@ class StockProviderDifferentialTest {
       } else {
         bothFailed++;
         assertTrue(!ours.answered(), c + ": ours answered where no NameNode was active: " + ours);
+        // An observer may still serve the read with no NameNode active; the write fails for both.
+        assertEquals(stock.read, ours.read, c + ": the same read before the failed write");
       }
     }
     System.out.printf(Locale.ROOT, "%d cases: the stock provider answered %d, neither in %d; their calls took %d ms"
@@ -180,11 +222,11 @@ class StockProviderDifferentialTest {
     assertTrue(stockAnswered > 0, "no case where the stock provider answered: the cases test nothing");
   }
 
-  /** Sets up {@code c}, asks both providers, and puts the cluster back (nn1 active, every NameNode up, ZooKeeper up). */
+  /** Sets up {@code c}, asks both providers, and puts the cluster back up (every NameNode and ZooKeeper). */
   private Answer[] run(Case c) throws Exception {
     List<FileSystem> clients = new ArrayList<>();
     try {
-      moveActive(c.before);
+      arrange(c.before, c.observers);
       publish(c.before, c.epoch);
       FileSystem stock = FileSystem.newInstance(URI.create("hdfs://ns1"), clientConf(c, false));
       FileSystem ours = FileSystem.newInstance(URI.create("hdfs://ns1"), clientConf(c, true));
@@ -194,7 +236,7 @@ class StockProviderDifferentialTest {
         stock.getFileStatus(new org.apache.hadoop.fs.Path("/differential/file"));
         ours.getFileStatus(new org.apache.hadoop.fs.Path("/differential/file"));
       }
-      moveActive(c.after);
+      arrange(c.after, c.observers);
       if (c.beforeDown) {
         ha.killNameNode(c.before);
       }
@@ -253,11 +295,20 @@ class StockProviderDifferentialTest {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanoTime);
   }
 
-  /** Makes NameNode {@code active} the active one (none for -1), every other standby, never two active at once. */
-  private static void moveActive(int active) throws Exception {
+  /**
+   * Makes NameNode {@code active} the active one (none for -1), those in {@code observers} observers and every other
+   * standby, never two active at once (an observer becomes active or stops observing through standby, as
+   * {@code haadmin} takes it).
+   */
+  private static void arrange(int active, int observers) throws Exception {
     for (int i = 0; i < NAME_NODES; i++) {
-      if (i != active && ha.cluster.mini().getNameNode(i).isActiveState()) {
+      boolean observer = (observers & (1 << i)) != 0;
+      org.apache.hadoop.hdfs.server.namenode.NameNode nn = ha.cluster.mini().getNameNode(i);
+      if ((i != active && nn.isActiveState()) || (!observer && nn.isObserverState())) {
         ha.cluster.mini().transitionToStandby(i);
+      }
+      if (observer && !nn.isObserverState()) {
+        ha.cluster.mini().transitionToObserver(i);
       }
     }
     if (active >= 0 && !ha.cluster.mini().getNameNode(active).isActiveState()) {
@@ -333,8 +384,7 @@ class StockProviderDifferentialTest {
     conf.setInt("ipc.client.connect.max.retries", 0);
     conf.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     conf.setInt("ipc.client.rpc-timeout.ms", 3000);
-    conf.set("dfs.client.failover.proxy.provider.ns1",
-        (ours ? ZooKeeperFailoverProxyProvider.class : ConfiguredFailoverProxyProvider.class).getName());
+    conf.set("dfs.client.failover.proxy.provider.ns1", (ours ? c.family.ours : c.family.stock).getName());
     conf.set("bulwark.hotstandby.client.host-dir", hostDir.toString());
     return conf;
   }
