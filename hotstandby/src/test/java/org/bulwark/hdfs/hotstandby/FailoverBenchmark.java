@@ -145,14 +145,7 @@ class FailoverBenchmark {
     }
 
     private Configuration stockConf(int nn) {
-      Configuration conf = ha.controllerConf(nn);
-      conf.setInt("ha.health-monitor.check-interval.ms", 200);
-      conf.setInt("ha.zookeeper.session-timeout.ms", 2000);
-      // As in process mode: no thread dump fetched before quitting the election. A MiniDFSCluster NameNode
-      // being shut down can accept that HTTP request and never answer it (seen: 1 and 2 failovers of 24 that
-      // waited the default 20 s read timeout).
-      conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
-      return conf;
+      return StockZkfc.sameSettingsAsOurs(ha.controllerConf(nn));
     }
 
     @Override

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -24,14 +23,6 @@ import org.junit.jupiter.api.Test;
 class HotStandbyOperationsTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  /** {@code hdfs haadmin} with its output captured. */
-  private static final class Admin extends DFSHAAdmin {
-    Admin(ByteArrayOutputStream out, ByteArrayOutputStream err) {
-      setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      setErrOut(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-  }
-
   @Test
   void haadminFailoverGoesThroughTheControllersWithoutFencing() throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(3)) {
@@ -39,8 +30,7 @@ class HotStandbyOperationsTest {
       int from = ha.awaitActive(WAIT);
       int to = (from + 1) % 3;
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      DFSHAAdmin admin = new Admin(out, new ByteArrayOutputStream());
-      admin.setConf(ha.cluster.conf());
+      DFSHAAdmin admin = new HaAdmin(ha.cluster.conf(), out, new ByteArrayOutputStream());
       int rc = admin.run(new String[] {"-failover", "nn" + (from + 1), "nn" + (to + 1)});
       assertEquals(0, rc, out.toString(StandardCharsets.UTF_8));
       assertTrue(out.toString(StandardCharsets.UTF_8).contains("successful"), out.toString(StandardCharsets.UTF_8));
@@ -65,8 +55,7 @@ class HotStandbyOperationsTest {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
       ha.startController(0);
       int active = ha.awaitActive(WAIT);
-      DFSHAAdmin admin = new Admin(new ByteArrayOutputStream(), new ByteArrayOutputStream());
-      admin.setConf(ha.cluster.conf());
+      DFSHAAdmin admin = new HaAdmin(ha.cluster.conf(), new ByteArrayOutputStream(), new ByteArrayOutputStream());
       assertTrue(admin.run(new String[] {"-failover", "nn1", "nn2"}) != 0, "nn2 has no controller to ask");
       assertEquals(active, ha.activeNameNode());
       ha.splitBrain.assertNoSplitBrain();
@@ -122,8 +111,7 @@ class HotStandbyOperationsTest {
       Await.until("nn2 stands by", WAIT, () -> ha.controller(1).state() == ControllerState.STANDBY);
       Thread.sleep(1500); // nn1 has stood for longer than the fail-back delay
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      DFSHAAdmin admin = new Admin(out, out);
-      admin.setConf(ha.cluster.conf());
+      DFSHAAdmin admin = new HaAdmin(ha.cluster.conf(), out, out);
       assertEquals(0, admin.run(new String[] {"-failover", "nn1", "nn2"}), out.toString(StandardCharsets.UTF_8));
       assertStaysActive(ha, 1, "the operator's failover was undone");
       assertEquals(1, ha.controller(1).metrics().failovers());

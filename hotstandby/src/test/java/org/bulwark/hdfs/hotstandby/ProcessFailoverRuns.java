@@ -209,13 +209,10 @@ final class ProcessFailoverRuns {
   static void sameControllerSettings(Configuration conf, long gracefulFenceMillis, long clientRpcTimeoutMillis) {
     HotStandbyCluster.fastFailover(conf);
     conf.set("bulwark.hotstandby.fencing.graceful-timeout", gracefulFenceMillis + "ms");
-    conf.setInt("ha.health-monitor.check-interval.ms", 200);
-    conf.setInt("ha.health-monitor.rpc-timeout.ms", 1000);
-    conf.setInt("ha.zookeeper.session-timeout.ms", 2000);
+    // The stock ZKFC's thread-dump fetch before it quits the election waits up to 20 s by default for a hung NameNode
+    // (measured: a 22 s failover); sameSettingsAsOurs turns it off.
+    StockZkfc.sameSettingsAsOurs(conf);
     conf.setLong("ha.failover-controller.graceful-fence.rpc-timeout.ms", gracefulFenceMillis);
-    // The stock ZKFC first fetches a hung NameNode's thread dump over HTTP, for up to 20 s by default
-    // (measured: a 22 s failover); 0 turns that off, the strongest setting for the stock peer.
-    conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
     conf.setLong("ipc.client.rpc-timeout.ms", clientRpcTimeoutMillis);
     // The stock ZKFC's graceful fence of a host that vanished waits for its connection to time out, twice
     // (measured: 40 s at Hadoop's 20 s); the graceful-fence timeout instead, the strongest setting for it. Ours

@@ -24,6 +24,20 @@ final class StockZkfc implements AutoCloseable {
     thread.setDaemon(true);
   }
 
+  /**
+   * Gives the stock ZKFC the settings our test controllers run with ({@link HotStandbyCluster#fastFailover}): 200 ms
+   * health checks, a 1 s health-check timeout and 2 s ZooKeeper sessions. Also no thread dump fetched over HTTP
+   * before it quits the election: a NameNode being shut down can accept that request and never answer it (seen:
+   * failovers that waited the default 20 s read timeout), and 0 is the stock ZKFC's strongest setting.
+   */
+  static Configuration sameSettingsAsOurs(Configuration conf) {
+    conf.setInt("ha.health-monitor.check-interval.ms", 200);
+    conf.setInt("ha.health-monitor.rpc-timeout.ms", 1000);
+    conf.setInt("ha.zookeeper.session-timeout.ms", 2000);
+    conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
+    return conf;
+  }
+
   /** {@code hdfs zkfc -formatZK -force -nonInteractive}. */
   static void formatZooKeeper(Configuration conf) throws Exception {
     int rc = DFSZKFailoverController.create(conf).run(new String[] {"-formatZK", "-force", "-nonInteractive"});

@@ -3,9 +3,7 @@ package org.bulwark.hdfs.hotstandby;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +12,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.tools.DFSHAAdmin;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,14 +112,8 @@ class StockZkfcDifferentialTest {
       StockZkfc.formatZooKeeper(conf(0));
     }
 
-    /** The same settings as ours runs with ({@link HotStandbyCluster#fastFailover}). */
     private Configuration conf(int nn) {
-      Configuration conf = ha.controllerConf(nn);
-      conf.setInt("ha.health-monitor.check-interval.ms", 200);
-      conf.setInt("ha.health-monitor.rpc-timeout.ms", 1000);
-      conf.setInt("ha.zookeeper.session-timeout.ms", 2000);
-      conf.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0); // no thread dump fetched from a NameNode being shut down
-      return conf;
+      return StockZkfc.sameSettingsAsOurs(ha.controllerConf(nn));
     }
 
     @Override
@@ -148,17 +139,6 @@ class StockZkfcDifferentialTest {
           stop(i);
         }
       }
-    }
-  }
-
-  /** {@code hdfs haadmin} with its output kept. */
-  private static final class Admin extends DFSHAAdmin {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-    Admin(Configuration conf) {
-      setConf(conf);
-      setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      setErrOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     }
   }
 
@@ -234,7 +214,7 @@ class StockZkfcDifferentialTest {
         if (active < 0) {
           return "haadmin not run (none active), ";
         }
-        Admin admin = new Admin(ha.cluster.conf());
+        HaAdmin admin = new HaAdmin(ha.cluster.conf(), OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
         int rc = admin.run(new String[] {"-failover", "nn" + (active + 1), "nn" + (standby + 1)});
         return "haadmin exit " + rc + ", ";
       default:
