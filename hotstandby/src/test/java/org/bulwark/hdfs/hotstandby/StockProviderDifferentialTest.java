@@ -23,6 +23,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -34,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link ZooKeeperFailoverProxyProvider} against Hadoop's {@link ConfiguredFailoverProxyProvider}, and
  * {@link ZooKeeperObserverReadProxyProvider} against Hadoop's {@link ObserverReadProxyProvider} (in a third of the
- * cases, where each NameNode that is not active may be an observer), on seeded generated situations a client meets: three NameNodes listed in any order, sometimes with a fourth address that
- * refuses connections or accepts and never answers; the active NameNode moved since the client's last call, or
- * none active; the active one's predecessor shut down; ZooKeeper's record naming the active NameNode, the previous
- * one, a standby, an address the client does not know, or nothing, at any epoch; ZooKeeper itself down. No
- * controller runs: the test sets every state itself, including the wrong records a controller never writes (an
+ * cases, where each NameNode that is not active may be an observer), on seeded generated situations a client meets:
+ * three NameNodes listed in any order, sometimes with a fourth address that refuses connections or accepts and never
+ * answers; the active NameNode moved since the client's last call, or none active; the active one's predecessor
+ * shut down; ZooKeeper's record naming the active NameNode, the previous one, a standby, an address the client does
+ * not know, or nothing, at any epoch; ZooKeeper itself down. No controller runs: the test sets every state itself, including the wrong records a controller never writes (an
  * administrator's manual {@code -transitionToActive --forcemanual}, a record left by a controller that died).
  *
  * <p>Wherever the stock provider gets an answer, ours must get the same: a read (the file's status) and a write
@@ -170,7 +171,8 @@ class StockProviderDifferentialTest {
       }
       return String.format(Locale.ROOT, "case %d (%s): listed %s%s%s, %s while %s was active, then %s%s, record %s"
           + " (epoch %d)%s",
-          seed, family.name().toLowerCase(Locale.ROOT).replace('_', ' '), order, observing, extra == Extra.NONE ? "" : " (nn4 " + extra.name().toLowerCase(Locale.ROOT) + ")",
+          seed, family.name().toLowerCase(Locale.ROOT).replace('_', ' '), order, observing,
+          extra == Extra.NONE ? "" : " (nn4 " + extra.name().toLowerCase(Locale.ROOT) + ")",
           warmedUp ? "clients used" : "clients made", name(before), name(after),
           beforeDown ? " (nn" + (before + 1) + " shut down)" : "", record, epoch,
           zooKeeperDown ? ", ZooKeeper down" : "");
@@ -226,7 +228,7 @@ class StockProviderDifferentialTest {
   private Answer[] run(Case c) throws Exception {
     List<FileSystem> clients = new ArrayList<>();
     try {
-      arrange(c.before, c.observers);
+      arrange(c.before, c);
       publish(c.before, c.epoch);
       FileSystem stock = FileSystem.newInstance(URI.create("hdfs://ns1"), clientConf(c, false));
       FileSystem ours = FileSystem.newInstance(URI.create("hdfs://ns1"), clientConf(c, true));
@@ -236,7 +238,7 @@ class StockProviderDifferentialTest {
         stock.getFileStatus(new org.apache.hadoop.fs.Path("/differential/file"));
         ours.getFileStatus(new org.apache.hadoop.fs.Path("/differential/file"));
       }
-      arrange(c.after, c.observers);
+      arrange(c.after, c);
       if (c.beforeDown) {
         ha.killNameNode(c.before);
       }
@@ -296,14 +298,14 @@ class StockProviderDifferentialTest {
   }
 
   /**
-   * Makes NameNode {@code active} the active one (none for -1), those in {@code observers} observers and every other
+   * Makes NameNode {@code active} the active one (none for -1), the observers of {@code c} observers and every other
    * standby, never two active at once (an observer becomes active or stops observing through standby, as
    * {@code haadmin} takes it).
    */
-  private static void arrange(int active, int observers) throws Exception {
+  private static void arrange(int active, Case c) throws Exception {
     for (int i = 0; i < NAME_NODES; i++) {
-      boolean observer = (observers & (1 << i)) != 0;
-      org.apache.hadoop.hdfs.server.namenode.NameNode nn = ha.cluster.mini().getNameNode(i);
+      boolean observer = c.observer(i);
+      NameNode nn = ha.cluster.mini().getNameNode(i);
       if ((i != active && nn.isActiveState()) || (!observer && nn.isObserverState())) {
         ha.cluster.mini().transitionToStandby(i);
       }

@@ -214,7 +214,8 @@ class StockZkfcDifferentialTest {
         if (active < 0) {
           return "haadmin not run (none active), ";
         }
-        HaAdmin admin = new HaAdmin(ha.cluster.conf(), OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
+        OutputStream unread = OutputStream.nullOutputStream();
+        HaAdmin admin = new HaAdmin(ha.cluster.conf(), unread, unread);
         int rc = admin.run(new String[] {"-failover", "nn" + (active + 1), "nn" + (standby + 1)});
         return "haadmin exit " + rc + ", ";
       default:
