@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * three NameNodes listed in any order, sometimes with a fourth address that refuses connections or accepts and never
  * answers; the active NameNode moved since the client's last call, or none active; the active one's predecessor
  * shut down; ZooKeeper's record naming the active NameNode, the previous one, a standby, an address the client does
- * not know, or nothing, at any epoch; ZooKeeper itself down. No controller runs: the test sets every state itself, including the wrong records a controller never writes (an
- * administrator's manual {@code -transitionToActive --forcemanual}, a record left by a controller that died).
+ * not know, or nothing, at any epoch; ZooKeeper itself down. No controller runs: the test sets every state itself,
+ * including the wrong records a controller never writes (an administrator's manual
+ * {@code -transitionToActive --forcemanual}, a record left by a controller that died).
  *
  * <p>Wherever the stock provider gets an answer, ours must get the same: a read (the file's status) and a write
  * (a directory made). Where the stock provider gets none (no NameNode active), ours must fail too, rather than
