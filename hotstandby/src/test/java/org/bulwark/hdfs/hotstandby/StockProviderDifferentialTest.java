@@ -273,7 +273,11 @@ class StockProviderDifferentialTest {
       }
       org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/differential/" + who + "-" + c.seed);
       try {
-        boolean wrote = fs.mkdirs(dir) && fs.getFileStatus(dir).isDirectory();
+        boolean made = fs.mkdirs(dir);
+        if (c.family == Family.OBSERVER_READ) {
+          OwnWriteVisibility.afterWrite(fs);
+        }
+        boolean wrote = made && fs.getFileStatus(dir).isDirectory();
         return new Answer(read, wrote, null, since(start));
       } catch (IOException e) {
         return new Answer(read, false, "write: " + briefly(e), since(start));

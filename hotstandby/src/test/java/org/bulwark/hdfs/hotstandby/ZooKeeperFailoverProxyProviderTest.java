@@ -129,6 +129,7 @@ class ZooKeeperFailoverProxyProviderTest {
         fs.mkdirs(new Path("/with-observer/after-" + i));
       }
       assertEquals(1 - first, ha.awaitActiveOtherThan(first, WAIT));
+      OwnWriteVisibility.afterWrite(fs);
       assertEquals(10, fs.listStatus(new Path("/with-observer")).length);
       assertTrue(ha.cluster.mini().getNameNode(2).isObserverState(), "nn3 is still an observer");
       ha.splitBrain.assertNoSplitBrain();
