@@ -117,7 +117,7 @@ class ActiveStateWarmupTest {
       warmup.start(cluster.getNameNode(0));
       assertNotNull(warmup.awaitResult(60_000), "the warm-up finished");
       warmup.close();
-      // Hadoop refreshes the RPC metrics it shows over JMX every 10 s.
+      // The server counts a call once it has answered it.
       Await.until("the warm-up's call counted", Duration.ofSeconds(30), () -> ClientProtocolPrimerTest.calls(port) == 1);
     }
   }
