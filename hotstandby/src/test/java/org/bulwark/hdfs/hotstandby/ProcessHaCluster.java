@@ -11,9 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -64,6 +68,8 @@ final class ProcessHaCluster implements AutoCloseable {
   private static final int ZOOKEEPER_MAX_SESSION_TIMEOUT_MS = 60_000;
   /** One RPC per NameNode per sample: every 5 ms costs the NameNodes little of their CPU on 2 cores. */
   private static final long SPLIT_BRAIN_SAMPLE_MILLIS = 5;
+  /** A {@code :port} in a {@code qjournal://} URI, followed by the next entry's {@code ;} or the journal id's {@code /}. */
+  private static final Pattern JOURNAL_PORT = Pattern.compile("(:[0-9]+)(?=[;/])");
   /**
    * {@code -Dbench.failover.serviceRpc=true}: DataNodes, controllers and this JVM's HA probes on a service RPC
    * port of each NameNode; by default they share the client RPC port, as without
@@ -214,6 +220,7 @@ final class ProcessHaCluster implements AutoCloseable {
       publishAddresses(conf, i, dfs.getNameNode(i), hosts);
       conf.setInt("dfs.ha.zkfc.port." + NS + "." + id(i), zkfcPorts[i]);
     }
+    int[] journalPorts = journalProcesses ? repointJournal(qjm.getJournalCluster(), conf, dfs, nameNodes) : null;
     File[] sites = new File[nameNodes];
     for (int i = 0; i < nameNodes; i++) {
       Configuration own = new Configuration(dfs.getConfiguration(i));
@@ -236,7 +243,7 @@ final class ProcessHaCluster implements AutoCloseable {
         writeDaemonLog4j(new File(dir, "daemon-log4j.properties")), hosts);
     try {
       if (journalProcesses) {
-        c.moveJournalNodesToProcesses(dfs.getConfiguration(0));
+        c.moveJournalNodesToProcesses(dfs.getConfiguration(0), journalPorts);
       }
       for (int i = 0; i < nameNodes; i++) {
         c.startNameNode(i);
@@ -262,18 +269,60 @@ final class ProcessHaCluster implements AutoCloseable {
   }
 
   /**
-   * Stops the embedded JournalNodes and starts each again as a JVM of its own on the same storage and RPC
-   * port (the address the NameNodes' shared-edits URI names); returns once every one accepts connections.
+   * Picks the ports the JournalNodes' own JVMs will bind and points every shared-edits URI in {@code conf} and in the
+   * NameNodes' configurations at them. Why not the embedded JournalNodes' ports: those are ephemeral ones, and an
+   * outgoing connection of any JVM on this machine took one between the embedded node's stop and its process's bind
+   * (CI: the JournalNode process ended, its port in use). {@link FreePorts} picks below the ephemeral range.
+   *
+   * @return the new RPC port of each JournalNode, in the embedded cluster's order
+   */
+  private static int[] repointJournal(MiniJournalCluster embedded, Configuration conf, MiniDFSCluster dfs,
+      int nameNodes) {
+    int n = embedded.getNumNodes();
+    int[] ports = FreePorts.pick(n);
+    Map<String, String> moves = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      moves.put(":" + embedded.getJournalNode(i).getBoundIpcAddress().getPort(), ":" + ports[i]);
+    }
+    repointJournal(conf, moves);
+    for (int i = 0; i < nameNodes; i++) {
+      repointJournal(dfs.getConfiguration(i), moves);
+    }
+    return ports;
+  }
+
+  /** Rewrites the {@code host:port} entries of every {@code qjournal://} URI in {@code conf} by {@code moves}. */
+  private static void repointJournal(Configuration conf, Map<String, String> moves) {
+    for (Map.Entry<String, String> e : conf) {
+      String uri = e.getValue();
+      if (!uri.startsWith("qjournal://")) {
+        continue;
+      }
+      Matcher m = JOURNAL_PORT.matcher(uri);
+      StringBuffer moved = new StringBuffer();
+      while (m.find()) {
+        String to = moves.get(m.group(1));
+        if (to == null) {
+          throw new IllegalStateException(e.getKey() + " names a JournalNode the embedded cluster has not: " + uri);
+        }
+        m.appendReplacement(moved, to);
+      }
+      m.appendTail(moved);
+      conf.set(e.getKey(), moved.toString());
+    }
+  }
+
+  /**
+   * Stops the embedded JournalNodes and starts each again as a JVM of its own on the same storage, at the RPC port
+   * {@link #repointJournal} picked (the address the NameNodes' shared-edits URI names); returns once every one
+   * accepts connections.
    *
    * @param nameNodeConf a NameNode's configuration: its shared-edits URI lets each JournalNode find its peers
+   * @param ports each JournalNode's RPC port
    */
-  private void moveJournalNodesToProcesses(Configuration nameNodeConf) throws Exception {
+  private void moveJournalNodesToProcesses(Configuration nameNodeConf, int[] ports) throws Exception {
     MiniJournalCluster embedded = journalAndDataNodes.getJournalCluster();
     int n = embedded.getNumNodes();
-    int[] ports = new int[n];
-    for (int i = 0; i < n; i++) {
-      ports[i] = embedded.getJournalNode(i).getBoundIpcAddress().getPort();
-    }
     embedded.shutdown();
     for (int i = 0; i < n; i++) {
       Configuration own = new Configuration(nameNodeConf);
@@ -289,12 +338,10 @@ final class ProcessHaCluster implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       int port = ports[i];
       DaemonProcess jn = journalNodes.get(i);
-      Await.until(jn + " accepting on port " + port, WAIT, () -> {
-        if (!jn.isAlive()) {
-          throw new IllegalStateException(jn + " ended; see " + jn.log());
-        }
-        return accepting(port);
-      });
+      Await.until(jn + " accepting on port " + port + " or ended", WAIT, () -> !jn.isAlive() || accepting(port));
+      if (!jn.isAlive()) {
+        throw new IllegalStateException(jn + " ended; see " + jn.log());
+      }
     }
   }
 

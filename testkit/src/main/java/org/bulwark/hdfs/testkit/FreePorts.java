@@ -9,7 +9,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * Free ports for daemons that must keep their address across restarts (NameNodes, controllers, a forked
  * monitor), picked below the kernel's ephemeral range (32768-60999 on Linux): a port picked inside it can
  * be taken by any outgoing connection between the pick and the daemon's bind, which made tests fail with
- * "Address already in use".
+ * "Address already in use". And above 14000: MiniQJMHACluster binds its NameNodes at random from 10000-13999 (retrying
+ * only its own bind), and a test that restarts one of them as a process rebinds its port.
  */
 public final class FreePorts {
   /**
@@ -22,7 +23,7 @@ public final class FreePorts {
   private static int next;
 
   static {
-    int low = 10_000;
+    int low = 14_000;
     int high = 32_000;
     String digits = System.getProperty("bulwark.test.fork", "").replaceAll("[^0-9]", "");
     int fork = digits.isEmpty() ? 0 : Integer.parseInt(digits);
