@@ -42,7 +42,9 @@ final class ClusterStarter {
     MiniDFSCluster cluster = null;
     try {
       if (b.zooKeeper != null ? b.zooKeeper : ha) {
-        zk = new TestingServer(true);
+        // On a port below the ephemeral range: tests restart ZooKeeper on its port, which another JVM's bind(0) may
+        // take while it is down (see FreePorts).
+        zk = new TestingServer(FreePorts.pick(), true);
         conf.set("ha.zookeeper.quorum", zk.getConnectString());
       }
       List<String> nsIds = new ArrayList<>();

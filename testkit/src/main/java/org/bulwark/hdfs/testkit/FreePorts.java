@@ -7,10 +7,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Free ports for daemons that must keep their address across restarts (NameNodes, controllers, a forked
- * monitor), picked below the kernel's ephemeral range (32768-60999 on Linux): a port picked inside it can
- * be taken by any outgoing connection between the pick and the daemon's bind, which made tests fail with
- * "Address already in use". And above 14000: MiniQJMHACluster binds its NameNodes at random from 10000-13999 (retrying
- * only its own bind), and a test that restarts one of them as a process rebinds its port.
+ * monitor, a restarted ZooKeeper), picked below the kernel's ephemeral range (32768-60999 on Linux): a port
+ * picked inside it can be taken by any outgoing connection or port-0 bind of any JVM on this machine between
+ * the pick and the daemon's bind (or while a daemon restarting on its port is down), which made tests fail with
+ * "Address already in use". And above 14000: MiniQJMHACluster binds its NameNodes at random from 10000-13999
+ * (retrying only its own bind), and a test that restarts one of them as a process rebinds its port.
  */
 public final class FreePorts {
   /**

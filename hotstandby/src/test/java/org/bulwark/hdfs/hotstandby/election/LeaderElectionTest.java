@@ -36,6 +36,7 @@ import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
 import org.bulwark.hdfs.hotstandby.discovery.Breadcrumb;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.FreePorts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class LeaderElectionTest {
 
   @BeforeEach
   void startZooKeeper() throws Exception {
-    server = new TestingServer(true);
+    server = new TestingServer(FreePorts.pick(), true); // restarted on its port: one no other JVM's bind(0) takes
   }
 
   @AfterEach
