@@ -270,9 +270,10 @@ final class ProcessHaCluster implements AutoCloseable {
 
   /**
    * Picks the ports the JournalNodes' own JVMs will bind and points every shared-edits URI in {@code conf} and in the
-   * NameNodes' configurations at them. Why not the embedded JournalNodes' ports: those are ephemeral ones, and an
-   * outgoing connection of any JVM on this machine took one between the embedded node's stop and its process's bind
-   * (CI: the JournalNode process ended, its port in use). {@link FreePorts} picks below the ephemeral range.
+   * NameNodes' configurations at them. Why not the embedded JournalNodes' ports: those are ephemeral ones, which a
+   * port-0 bind or an outgoing connection of any JVM on this machine can take between the embedded node's stop and
+   * its process's bind (the likely cause of a JournalNode process that ended at its start in CI, its log lost).
+   * {@link FreePorts} picks below the ephemeral range.
    *
    * @return the new RPC port of each JournalNode, in the embedded cluster's order
    */
