@@ -341,7 +341,7 @@ final class ProcessHaCluster implements AutoCloseable {
       DaemonProcess jn = journalNodes.get(i);
       Await.until(jn + " accepting on port " + port + " or ended", WAIT, () -> !jn.isAlive() || accepting(port));
       if (!jn.isAlive()) {
-        throw new IllegalStateException(jn + " ended; see " + jn.log());
+        throw new IllegalStateException(jn.endedReport());
       }
     }
   }
@@ -475,8 +475,13 @@ final class ProcessHaCluster implements AutoCloseable {
     }
   }
 
+  /** Waits until NameNode {@code i} answers {@code want}; fails at once, with what its log says, if its process ends. */
   void awaitState(int i, HAServiceState want) throws TimeoutException, InterruptedException {
-    Await.until(id(i) + " " + want, WAIT, () -> state(i) == want);
+    DaemonProcess nn = nameNodes[i];
+    Await.until(id(i) + " " + want + " or ended", WAIT, () -> !nn.isAlive() || state(i) == want);
+    if (!nn.isAlive()) {
+      throw new IllegalStateException(nn.endedReport());
+    }
   }
 
   /** The one active NameNode's index, or -1. */

@@ -2,6 +2,10 @@ package org.bulwark.hdfs.testkit;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +16,7 @@ import java.util.concurrent.TimeUnit;
  * closed. A frozen daemon is never thawed: it is killed, as a fencing method or an operator would.
  */
 public final class DaemonProcess implements AutoCloseable {
+  private static final int REPORTED_LINES = 4;
   private final String name;
   private final Process process;
   private final File log;
@@ -54,6 +59,31 @@ public final class DaemonProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /**
+   * For a process that ended on its own: its exit code, its log's path and what the log says went wrong (its first
+   * ERROR, FATAL or exception lines, else its last lines). Why: CI shows a failed test's message, not the daemon
+   * logs under {@code target/}, which a fresh clone's run does not keep.
+   */
+  public String endedReport() {
+    String exit = process.isAlive() ? "has not ended" : "ended with exit code " + process.exitValue();
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(log.toPath(), StandardCharsets.UTF_8);
+    } catch (IOException | UncheckedIOException e) {
+      return this + " " + exit + "; its log " + log + " cannot be read: " + e;
+    }
+    List<String> told = new ArrayList<>();
+    for (String line : lines) {
+      if (told.size() < REPORTED_LINES && (line.contains("ERROR") || line.contains("FATAL") || line.contains("Exception:"))) {
+        told.add(line);
+      }
+    }
+    if (told.isEmpty()) {
+      told = lines.subList(Math.max(0, lines.size() - REPORTED_LINES), lines.size());
+    }
+    return this + " " + exit + "; " + log + " says: " + String.join(" | ", told);
+  }
+
   /** {@code kill -9}: the process is gone when this returns. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
@@ -77,7 +107,7 @@ public final class DaemonProcess implements AutoCloseable {
   }
 
   private static void signal(String signal, DaemonProcess... daemons) throws IOException, InterruptedException {
-    List<String> cmd = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+    List<String> cmd = new ArrayList<>(List.of("kill", "-" + signal));
     for (DaemonProcess d : daemons) {
       cmd.add(Long.toString(d.pid()));
     }
