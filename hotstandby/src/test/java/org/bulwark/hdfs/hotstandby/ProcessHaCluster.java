@@ -339,10 +339,7 @@ final class ProcessHaCluster implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       int port = ports[i];
       DaemonProcess jn = journalNodes.get(i);
-      Await.until(jn + " accepting on port " + port + " or ended", WAIT, () -> !jn.isAlive() || accepting(port));
-      if (!jn.isAlive()) {
-        throw new IllegalStateException(jn.endedReport());
-      }
+      jn.awaitWhileAlive(jn + " accepting on port " + port, WAIT, () -> accepting(port));
     }
   }
 
@@ -476,12 +473,8 @@ final class ProcessHaCluster implements AutoCloseable {
   }
 
   /** Waits until NameNode {@code i} answers {@code want}; fails at once, with what its log says, if its process ends. */
-  void awaitState(int i, HAServiceState want) throws TimeoutException, InterruptedException {
-    DaemonProcess nn = nameNodes[i];
-    Await.until(id(i) + " " + want + " or ended", WAIT, () -> !nn.isAlive() || state(i) == want);
-    if (!nn.isAlive()) {
-      throw new IllegalStateException(nn.endedReport());
-    }
+  void awaitState(int i, HAServiceState want) throws Exception {
+    nameNodes[i].awaitWhileAlive(id(i) + " " + want, WAIT, () -> state(i) == want);
   }
 
   /** The one active NameNode's index, or -1. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,17 @@ public final class DaemonProcess implements AutoCloseable {
 
   public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /**
+   * Waits until {@code condition} holds, as {@link Await#until}; fails at once with {@link #endedReport} if this
+   * process ends first (a daemon that died at its start would otherwise be waited on for the whole timeout).
+   */
+  public void awaitWhileAlive(String what, Duration timeout, Await.Condition condition) throws Exception {
+    Await.until(what + " or " + this + " ended", timeout, () -> !isAlive() || condition.holds());
+    if (!isAlive()) {
+      throw new IllegalStateException(endedReport());
+    }
   }
 
   /**
