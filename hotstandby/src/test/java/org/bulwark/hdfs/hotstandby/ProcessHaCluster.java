@@ -216,8 +216,12 @@ final class ProcessHaCluster implements AutoCloseable {
     MiniDFSCluster dfs = qjm.getDfsCluster();
     dfs.waitActive();
     int[] zkfcPorts = FreePorts.pick(nameNodes);
+    // The NameNode processes bind ports of FreePorts' picking, not the embedded NameNodes': MiniQJMHACluster picks
+    // those at random from 10000-13999, and another test JVM's cluster can take one while its NameNode is down.
+    int[] rpcPorts = FreePorts.pick(nameNodes);
+    int[] httpPorts = FreePorts.pick(nameNodes);
     for (int i = 0; i < nameNodes; i++) {
-      publishAddresses(conf, i, dfs.getNameNode(i), hosts);
+      publishAddresses(conf, i, dfs.getNameNode(i), rpcPorts[i], httpPorts[i], hosts);
       conf.setInt("dfs.ha.zkfc.port." + NS + "." + id(i), zkfcPorts[i]);
     }
     int[] journalPorts = journalProcesses ? repointJournal(qjm.getJournalCluster(), conf, dfs, nameNodes) : null;
@@ -225,7 +229,7 @@ final class ProcessHaCluster implements AutoCloseable {
     for (int i = 0; i < nameNodes; i++) {
       Configuration own = new Configuration(dfs.getConfiguration(i));
       for (int k = 0; k < nameNodes; k++) {
-        publishAddresses(own, k, dfs.getNameNode(k), hosts);
+        publishAddresses(own, k, dfs.getNameNode(k), rpcPorts[k], httpPorts[k], hosts);
         own.setInt("dfs.ha.zkfc.port." + NS + "." + id(k), zkfcPorts[k]);
       }
       // The embedded cluster's unsuffixed addresses name one NameNode; a site file names the nameservice.
@@ -248,14 +252,13 @@ final class ProcessHaCluster implements AutoCloseable {
       for (int i = 0; i < nameNodes; i++) {
         c.startNameNode(i);
       }
-      if (hosts != null) {
-        // The DataNodes registered with the embedded NameNodes on loopback; the NameNodes are elsewhere now.
-        for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : dfs.getDataNodes()) {
-          dn.refreshNamenodes(conf);
-        }
-      }
       for (int i = 0; i < nameNodes; i++) {
         c.awaitState(i, HAServiceState.STANDBY);
+      }
+      // The DataNodes registered with the embedded NameNodes; the NameNodes answer at other addresses now. Once
+      // they answer, so that a DataNode's first call does not fail and wait out its 5 s before asking again.
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : dfs.getDataNodes()) {
+        dn.refreshNamenodes(conf);
       }
     } catch (Exception | Error e) {
       try {
@@ -363,18 +366,20 @@ final class ProcessHaCluster implements AutoCloseable {
   }
 
   /**
-   * Pins NameNode {@code i}'s addresses in {@code conf}, so a restarted process binds the same ones: the ports the
-   * embedded NameNode bound, on loopback or on its own host's address.
+   * Pins NameNode {@code i}'s addresses in {@code conf}, so a restarted process binds the same ones: the RPC and
+   * HTTP ports given, and the service RPC port the embedded NameNode bound (when it has one apart), on loopback or
+   * on its own host's address.
    */
-  private static void publishAddresses(Configuration conf, int i, NameNode nn, HostNetwork hosts) {
+  private static void publishAddresses(Configuration conf, int i, NameNode nn, int rpcPort, int httpPort,
+      HostNetwork hosts) {
     String host = hosts == null ? "127.0.0.1" : hosts.address(i);
-    conf.set("dfs.namenode.rpc-address." + NS + "." + id(i), host + ":" + nn.getNameNodeAddress().getPort());
+    conf.set("dfs.namenode.rpc-address." + NS + "." + id(i), host + ":" + rpcPort);
     if (nn.getServiceRpcAddress().getPort() == nn.getNameNodeAddress().getPort()) {
       conf.unset("dfs.namenode.servicerpc-address." + NS + "." + id(i));
     } else {
       conf.set("dfs.namenode.servicerpc-address." + NS + "." + id(i), host + ":" + nn.getServiceRpcAddress().getPort());
     }
-    conf.set("dfs.namenode.http-address." + NS + "." + id(i), host + ":" + nn.getHttpAddress().getPort());
+    conf.set("dfs.namenode.http-address." + NS + "." + id(i), host + ":" + httpPort);
   }
 
   /**

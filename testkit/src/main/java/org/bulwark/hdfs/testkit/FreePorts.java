@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * picked inside it can be taken by any outgoing connection or port-0 bind of any JVM on this machine between
  * the pick and the daemon's bind (or while a daemon restarting on its port is down), which made tests fail with
  * "Address already in use". And above 14000: MiniQJMHACluster binds its NameNodes at random from 10000-13999
- * (retrying only its own bind), and a test that restarts one of them as a process rebinds its port.
+ * (retrying only its own bind), so a port picked there could be taken while its daemon is down.
  */
 public final class FreePorts {
   /**
