@@ -616,13 +616,18 @@ class FailoverBenchmark {
     summarise(v, name, r.failovers, r.splitBrain);
     v.put("mode", "process");
     v.put("journal_nodes", ProcessFailoverRuns.journalNodesLayout());
-    ObjectNode cpu = v.putObject("transition_cpu_ms_p50");
-    r.transitionCpu.forEach((role, values) -> {
+    putMedians(v.putObject("transition_cpu_ms_p50"), r.transitionCpu);
+    putMedians(v.putObject("transition_phases_ms_p50"), r.transitionPhases);
+  }
+
+  /** The median of each key's values (those that are numbers), under that key. */
+  private static void putMedians(ObjectNode into, Map<String, List<Double>> valuesByKey) {
+    valuesByKey.forEach((key, values) -> {
       List<Double> sorted = new ArrayList<>();
       values.stream().filter(x -> !Double.isNaN(x)).forEach(sorted::add);
       Collections.sort(sorted);
       if (!sorted.isEmpty()) {
-        cpu.put(role, round(percentile(sorted, 50)));
+        into.put(key, round(percentile(sorted, 50)));
       }
     });
   }

@@ -156,6 +156,8 @@ final class ProcessFailoverRuns {
     long splitBrain;
     /** Per process role (new/old NameNode, their controllers, bench), the CPU it used during each transition. */
     final Map<String, List<Double>> transitionCpu = new LinkedHashMap<>();
+    /** Per step of the new active NameNode's transition ({@link TransitionPhases}), its ms in each failover. */
+    final Map<String, List<Double>> transitionPhases = new LinkedHashMap<>();
   }
 
   private final File dir;
@@ -363,6 +365,18 @@ final class ProcessFailoverRuns {
       used.append(String.format(Locale.ROOT, " %s %.0f", role, e.getValue()));
       total += Double.isNaN(e.getValue()) ? 0 : e.getValue();
       result.transitionCpu.computeIfAbsent(role, k -> new ArrayList<>()).add(e.getValue());
+    }
+    Map<String, Long> phases = TransitionPhases.lastIn(ha.nameNode(other).log());
+    if (!phases.isEmpty()) {
+      long logged = 0;
+      for (Map.Entry<String, Long> e : phases.entrySet()) {
+        result.transitionPhases.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add((double) e.getValue());
+        logged += e.getValue();
+      }
+      // The controller's call, the NameNode's own lock, the new segment's opening and the active services' start.
+      result.transitionPhases.computeIfAbsent("rest_of_switch", k -> new ArrayList<>()).add(switchMs - logged);
+      System.out.println("  the new NameNode's transition, ms by step: " + phases + ", rest of the switch "
+          + Math.round(switchMs - logged));
     }
     StringBuilder threads = new StringBuilder();
     CpuSampler.threadMillisBetween(threadsBefore, threadsAfter)
