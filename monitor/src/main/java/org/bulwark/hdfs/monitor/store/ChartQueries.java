@@ -30,25 +30,14 @@ final class ChartQueries {
   /** Per time share (the poll itself while they fit): the last poll, with the share's highest missing and corrupt. */
   List<TrendPoint> trends(long since, long until, int maxPoints) throws SQLException {
     long width = pollBucketWidth(since, until, maxPoints);
-    List<TrendPoint> out = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT n.uri, p.finished, p.blocks, b.missing, b.corrupt, "
+    return Statements.rows(reader, "SELECT n.uri, p.finished, p.blocks, b.missing, b.corrupt, "
         + "p.blocks_one_rack, p.blocks_two_racks, p.blocks_more_racks FROM (SELECT namespace_id, MAX(finished) AS last, "
         + "MAX(missing) AS missing, MAX(corrupt) AS corrupt FROM poll WHERE finished >= ? AND finished <= ? "
         + "GROUP BY namespace_id, " + bucketOf(width) + ") b JOIN poll p ON p.namespace_id = b.namespace_id "
-        + "AND p.finished = b.last JOIN namespace n ON n.id = p.namespace_id ORDER BY p.finished")) {
-      if (width == 0) {
-        bind(p, since, until);
-      } else {
-        bind(p, since, until, since, width);
-      }
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          out.add(new TrendPoint(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-              rs.getLong(6), rs.getLong(7), rs.getLong(8)));
-        }
-      }
-    }
-    return out;
+        + "AND p.finished = b.last JOIN namespace n ON n.id = p.namespace_id ORDER BY p.finished",
+        rs -> new TrendPoint(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6),
+            rs.getLong(7), rs.getLong(8)),
+        width == 0 ? new Object[] {since, until} : new Object[] {since, until, since, width});
   }
 
   /**
@@ -57,10 +46,9 @@ final class ChartQueries {
    * found through the index on {@code finished} (one probe per point), and only those polls' rows are read.
    */
   List<RackFillPoint> rackFill(long since, long until, int maxPoints) throws SQLException {
-    List<RackFillPoint> out = new ArrayList<>();
     List<Long> times = pollsIn(since, until) <= maxPoints ? null : lastFillOfEachShare(since, until, maxPoints);
     if (times != null && times.isEmpty()) {
-      return out;
+      return new ArrayList<>();
     }
     StringBuilder sql = new StringBuilder("SELECT finished, rack, capacity, used FROM rack_fill WHERE ");
     if (times == null) {
@@ -68,15 +56,9 @@ final class ChartQueries {
     } else {
       sql.append("finished IN (").append(Statements.placeholders(times.size())).append(')');
     }
-    try (PreparedStatement p = reader.prepareStatement(sql.append(" ORDER BY finished, rack").toString())) {
-      bind(p, times == null ? new Object[] {since, until} : times.toArray());
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          out.add(new RackFillPoint(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
-        }
-      }
-    }
-    return out;
+    return Statements.rows(reader, sql.append(" ORDER BY finished, rack").toString(),
+        rs -> new RackFillPoint(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)),
+        times == null ? new Object[] {since, until} : times.toArray());
   }
 
   /** Polls of every namespace in the range (an index range count). */

@@ -2,6 +2,7 @@ package org.bulwark.hdfs.monitor.store;
 
 import static org.bulwark.hdfs.monitor.store.Statements.bind;
 import static org.bulwark.hdfs.monitor.store.Statements.placeholders;
+import static org.bulwark.hdfs.monitor.store.Statements.rows;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -44,33 +45,23 @@ final class HistoryQueries {
 
   /** The block's history in every namespace that had a block of that id. */
   List<BlockHistory> blockHistory(long blockId) throws SQLException {
-    List<BlockHistory> out = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
+    List<Object[]> namespaces = rows(reader, "SELECT DISTINCT n.id, n.uri FROM namespace n WHERE EXISTS "
         + "(SELECT 1 FROM block_file f WHERE f.namespace_id = n.id AND f.block_id = ?) OR EXISTS "
-        + "(SELECT 1 FROM replica_interval r WHERE r.namespace_id = n.id AND r.block_id = ?) ORDER BY n.id")) {
-      bind(p, blockId, blockId);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          out.add(history(rs.getInt(1), rs.getString(2), blockId));
-        }
-      }
+        + "(SELECT 1 FROM replica_interval r WHERE r.namespace_id = n.id AND r.block_id = ?) ORDER BY n.id",
+        rs -> new Object[] {rs.getInt(1), rs.getString(2)}, blockId, blockId);
+    List<BlockHistory> out = new ArrayList<>();
+    for (Object[] n : namespaces) {
+      out.add(history((Integer) n[0], (String) n[1], blockId));
     }
     return out;
   }
 
   /** The history of every block a file at {@code path} ever had, oldest first. */
   List<BlockHistory> fileHistory(String path) throws SQLException {
-    List<Object[]> blocks = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
+    List<Object[]> blocks = rows(reader, "SELECT f.namespace_id, n.uri, f.block_id, MIN(f.first_seen) "
         + "FROM block_file f JOIN namespace n ON n.id = f.namespace_id WHERE f.path = ? "
-        + "GROUP BY f.namespace_id, n.uri, f.block_id ORDER BY 4, 3")) {
-      bind(p, path);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          blocks.add(new Object[] {rs.getInt(1), rs.getString(2), rs.getLong(3)});
-        }
-      }
-    }
+        + "GROUP BY f.namespace_id, n.uri, f.block_id ORDER BY 4, 3",
+        rs -> new Object[] {rs.getInt(1), rs.getString(2), rs.getLong(3)}, path);
     List<BlockHistory> out = new ArrayList<>();
     for (Object[] b : blocks) {
       out.add(history((Integer) b[0], (String) b[1], (Long) b[2]));
@@ -81,26 +72,12 @@ final class HistoryQueries {
   private BlockHistory history(int namespaceId, String uri, long blockId) throws SQLException {
     List<ReplicaSpan> replicas = replicaSpans("SELECT " + REPLICA_COLUMNS + REPLICA_JOIN
         + " WHERE r.namespace_id = ? AND r.block_id = ? ORDER BY r.first_seen, d.host", namespaceId, blockId);
-    List<FileSpan> files = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT file_id, path, first_seen, gone_since FROM block_file "
-        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen")) {
-      bind(p, namespaceId, blockId);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          files.add(new FileSpan(uri, blockId, rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
-        }
-      }
-    }
-    List<BlockEvent> events = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT kind, first_seen, resolved_at FROM block_event "
-        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen")) {
-      bind(p, namespaceId, blockId);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          events.add(new BlockEvent(uri, blockId, rs.getString(1), rs.getLong(2), rs.getLong(3)));
-        }
-      }
-    }
+    List<FileSpan> files = rows(reader, "SELECT file_id, path, first_seen, gone_since FROM block_file "
+        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen",
+        rs -> new FileSpan(uri, blockId, rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4)), namespaceId, blockId);
+    List<BlockEvent> events = rows(reader, "SELECT kind, first_seen, resolved_at FROM block_event "
+        + "WHERE namespace_id = ? AND block_id = ? ORDER BY first_seen",
+        rs -> new BlockEvent(uri, blockId, rs.getString(1), rs.getLong(2), rs.getLong(3)), namespaceId, blockId);
     return new BlockHistory(uri, blockId, replicas, files, events);
   }
 
@@ -194,17 +171,8 @@ final class HistoryQueries {
 
   /** Store ids of the storages whose DataNode {@code d} matches {@code where} (one parameter). */
   private List<Integer> storagesWhere(String where, Object key) throws SQLException {
-    List<Integer> ids = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement("SELECT s.id FROM storage s JOIN datanode d ON d.id = s.datanode_id "
-        + "WHERE " + where)) {
-      bind(p, key);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getInt(1));
-        }
-      }
-    }
-    return ids;
+    return rows(reader, "SELECT s.id FROM storage s JOIN datanode d ON d.id = s.datanode_id WHERE " + where,
+        rs -> rs.getInt(1), key);
   }
 
   /** The id of a DataNode named by UUID or host name; -1 when unknown. */
@@ -220,30 +188,12 @@ final class HistoryQueries {
   }
 
   private List<ReplicaSpan> replicaSpans(String sql, Object... values) throws SQLException {
-    List<ReplicaSpan> out = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement(sql)) {
-      bind(p, values);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          out.add(new ReplicaSpan(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-              rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9)));
-        }
-      }
-    }
-    return out;
+    return rows(reader, sql, rs -> new ReplicaSpan(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+        rs.getString(5), rs.getString(6), rs.getString(7), rs.getLong(8), rs.getLong(9)), values);
   }
 
   private List<StateSpan> stateSpans(String sql, Object... values) throws SQLException {
-    List<StateSpan> out = new ArrayList<>();
-    try (PreparedStatement p = reader.prepareStatement(sql)) {
-      bind(p, values);
-      try (ResultSet rs = p.executeQuery()) {
-        while (rs.next()) {
-          out.add(new StateSpan(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
-              rs.getLong(6), rs.getLong(7), rs.getLong(8)));
-        }
-      }
-    }
-    return out;
+    return rows(reader, sql, rs -> new StateSpan(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+        rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8)), values);
   }
 }

@@ -2,11 +2,14 @@ package org.bulwark.hdfs.monitor.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The JDBC plumbing every part of the store repeats: a row's values bound by their Java type, one statement run,
- * a connection checked or closed without an exception to handle. Values are only ever {@code Integer},
+ * The JDBC plumbing every part of the store repeats: a row's values bound by their Java type, a query's rows read,
+ * one statement run, a connection checked or closed without an exception to handle. Values are only ever {@code Integer},
  * {@code Long} or {@code String}, the column types the schema uses.
  */
 final class Statements {
@@ -24,6 +27,25 @@ final class Statements {
         p.setString(i + 1, (String) v);
       }
     }
+  }
+
+  /** Turns the current row of a result into a value. */
+  interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** Every row {@code sql} selects with {@code values} bound, each read by {@code reader}, in the query's order. */
+  static <T> List<T> rows(Connection c, String sql, RowReader<T> reader, Object... values) throws SQLException {
+    List<T> out = new ArrayList<>();
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      bind(p, values);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(reader.read(rs));
+        }
+      }
+    }
+    return out;
   }
 
   /** One statement, in whatever transaction {@code c} has open. */
