@@ -115,6 +115,7 @@ public final class AvailabilityRun {
       }
       ReportedStoragesWait reported = new ReportedStoragesWait(new ActiveNameNodeState(conf),
           BalancerKeys.REPORTED_STORAGES_WAIT.get(conf), out, Time::monotonicNow);
+      SettledBalanceCheck settled = new SettledBalanceCheck();
       ExitStatus status = ExitStatus.IN_PROGRESS;
       for (int iteration = 0; status == ExitStatus.IN_PROGRESS; iteration++) {
         if (!reported.await(namespaces)) {
@@ -123,8 +124,13 @@ public final class AvailabilityRun {
         }
         IterationResult r = balancer.runIteration();
         progress.iteration(iteration, r);
-        status = r.status();
-        if (status == ExitStatus.IN_PROGRESS && r.nothingPlanned()) {
+        status = settled.afterIteration(r.status(), !r.nothingPlanned());
+        if (status != r.status()) {
+          out.println("The cluster looks balanced, but the last iteration's moves may not all be reported yet (their"
+              + " excess replicas deleted, the DataNodes' use): looking again in " + settings.iterationPauseMillis()
+              + " ms.");
+        }
+        if (r.status() == ExitStatus.IN_PROGRESS && r.nothingPlanned()) {
           // The NameNode deletes a moved block's source replica a redundancy round or two and a heartbeat
           // after the move, and the source reports its use a heartbeat later: until then it still looks full.
           out.println("No block can be moved on what the NameNode and the DataNodes report now; the last "
