@@ -7,8 +7,8 @@ import org.apache.hadoop.hdfs.server.balancer.ExitStatus;
  * unreported: after an iteration that moved blocks, the next look that finds the cluster balanced is
  * looked at again, one iteration pause later, before the run exits.
  *
- * <p>Why: the NameNode deletes a moved block's excess replica a redundancy round or two after the move
- * (not always on the move's source), and the DataNodes report their use a heartbeat after that. A look
+ * <p>Why: the NameNode deletes a moved block's excess replica a redundancy round or two after the move,
+ * and the DataNodes report their use a heartbeat after that. A look
  * taken one pause after the moves can still count those replicas, and so judge balanced a cluster that,
  * once they are gone, has a DataNode past the threshold (seen on a slow 2-core VM, 2026-11-30: balanced
  * on 7.51 points at most, 8.63 once settled, threshold 8). The stock balancer exits on that first look;
