@@ -10,7 +10,7 @@ import org.bulwark.hdfs.monitor.store.RackFillPoint;
 import org.bulwark.hdfs.monitor.store.TrendPoint;
 import org.junit.jupiter.api.Test;
 
-/** Chart series as the overview draws them, from points the store has thinned (see TrendThinningTest). */
+/** Chart series as the overview draws them, from points the store has thinned (see TrendThinningIT). */
 class TrendSeriesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
