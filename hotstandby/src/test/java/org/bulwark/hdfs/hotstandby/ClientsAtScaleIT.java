@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * wait (the refused ones ask the NameNodes, and do not keep reconnecting); the controllers, connected before the clients, keep their
  * sessions and the failover happens as usual. The clients hold no session before the failover, so none is
  * refused until then.
+ *
+ * <p>Slow because it starts 16 client JVMs beside a cluster whose NameNodes and controllers are processes of their
+ * own, twice, to see ZooKeeper's per-host limit bite.
  */
 class ClientsAtScaleIT {
   private static final Duration WAIT = Duration.ofSeconds(90);

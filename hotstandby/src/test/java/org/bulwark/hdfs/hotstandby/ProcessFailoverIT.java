@@ -29,6 +29,9 @@ import org.junit.jupiter.api.Test;
  * nothing answers, the next leader fences it; the cut-off controller, which cannot tell that from ZooKeeper
  * being down, leaves its NameNode be until the host is back, then finds another controller has led since and
  * steps down, and its NameNode, whose edits the JournalNodes now refuse, ends itself.
+ *
+ * <p>Slow because every NameNode and controller is a JVM of its own, as in production, and each failure kind waits
+ * for the other NameNode.
  */
 @Tag("compat")
 class ProcessFailoverIT {

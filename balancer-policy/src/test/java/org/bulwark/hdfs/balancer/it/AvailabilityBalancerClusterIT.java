@@ -26,7 +26,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hdfs balancer -policy availability} on a federated 10-DataNode, 4-rack cluster. */
+/**
+ * {@code hdfs balancer -policy availability} on a federated 10-DataNode, 4-rack cluster.
+ *
+ * <p>Slow because balancing takes several iterations 3 s apart, and the failing-moves case waits out each move the
+ * DataNodes refuse.
+ */
 @Tag("compat")
 class AvailabilityBalancerClusterIT {
   @TempDir

@@ -35,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * no block and leaves none under-replicated, and a rerun converges. Moves are slowed
  * ({@code dfs.datanode.balance.bandwidthPerSec} 512 KB/s) so that the interruption lands while
  * blocks are being copied (not where the run is to wait before any move).
+ *
+ * <p>Slow because moves are slowed to 512 KB/s on purpose, so that each interruption lands mid-copy, and every rerun
+ * is waited out until balanced.
  */
 class InterruptedBalancerIT {
   @TempDir

@@ -44,6 +44,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The layouts are shared out between two test classes by the parity of their seed, so that the module's test
  * JVMs can share them out (each layout takes half a minute of clusters starting, settling and balancing).
+ *
+ * <p>Slow because each layout starts three clusters (write, stock run, availability run) and waits out the balancers'
+ * iterations (3 s apart) and the moves' settling.
  */
 abstract class StockBalancerDifferential {
   private static final long FILE = MB;

@@ -31,7 +31,11 @@ import org.bulwark.hdfs.testkit.WriteOrigin;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Stock options that change which DataNodes take part, and {@code -asService}, on a real cluster. */
+/**
+ * Stock options that change which DataNodes take part, and {@code -asService}, on a real cluster.
+ *
+ * <p>Slow because each stock option is shown by a balancer run of its own on a skewed cluster.
+ */
 @Tag("compat")
 class StockOptionsClusterIT {
   private static BulwarkMiniCluster skewed(SkewedCluster[] data) throws Exception {

@@ -20,7 +20,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's demo runs end to end and reports figures that add up. */
+/**
+ * The README's demo runs end to end and reports figures that add up.
+ *
+ * <p>Slow because it runs the README's demo end to end: a 12-DataNode HA cluster written, balanced, failed over and a
+ * DataNode lost.
+ */
 @Tag("compat")
 class BulwarkDemoIT {
   @TempDir

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the steady {@link MixedWorkload}, then audited (every file read back, fsck, the monitor compared with
  * the NameNodes). Each scenario's report is printed and kept in {@code target/failure-suite.txt}.
  * (Scenario 7 needs a cluster that starts on the default policy: {@link PlacementSwitchIT}.)
+ *
+ * <p>Slow because the six scenarios each wait for a workload to carry on under a fault and for the audit after it, on
+ * one federated HA cluster of 12 DataNodes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
  * (standbys first, then the active, which the controllers fail over). The NameNode that becomes active
  * finds the blocks the new policy calls mis-replicated, fsck reports them, and the NameNode repairs
  * them: afterwards every block has replicas in both datacenters.
+ *
+ * <p>Slow because it restarts every NameNode of two HA nameservices in turn under the workload and waits for the
+ * repair of every mis-replicated block.
  */
 class PlacementSwitchIT {
   @Test

@@ -35,6 +35,8 @@ import org.bulwark.hdfs.testkit.TestPostgres;
  * and out-of-range values, bad percent-encodings and raw bytes, path traversal, repeated and unknown
  * parameters. None may get a 5xx, none may show a stack trace or an exception's class, and the store
  * must hold exactly what it held before.
+ *
+ * <p>Slow because it sends 100,000 requests one after another, each answered from PostgreSQL.
  */
 @Tag("compat")
 class ApiFuzzIT {
