@@ -53,10 +53,12 @@ public final class MovePlanner {
 
   private final RackSpread racks;
   private final MoveCheck check;
+  private final RackAddingAssignment assignment;
 
   public MovePlanner(int[] rackOf, MoveCheck check) {
     this.racks = new RackSpread(rackOf);
     this.check = check;
+    this.assignment = new RackAddingAssignment(racks, check);
   }
 
   /**
@@ -86,7 +88,33 @@ public final class MovePlanner {
         left = otherLeft;
       }
     }
-    return new Plan(best.moves, addingPossible(best, candidates));
+    int possible = addingPossible(best, candidates).size();
+    boolean[] needy = new boolean[best.targetMustAtStart.length];
+    for (int t = 0; t < needy.length; t++) {
+      needy[t] = best.targetMustAtStart[t] > 0;
+    }
+    List<PlannedMove> moves = assignment.reassign(best.moves, candidates, best.over, needy);
+    return new Plan(moves, possibleAmong(moves, possible));
+  }
+
+  /**
+   * The moves counted as able to add a rack: every rack-adding one, then rack-keeping ones up to {@code possible}
+   * (what {@link #addingPossible} found for the plan's own pairing; the pairing chosen again may add more).
+   */
+  private static Set<PlannedMove> possibleAmong(List<PlannedMove> moves, int possible) {
+    Set<PlannedMove> out = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (PlannedMove m : moves) {
+      if (m.addsRack()) {
+        out.add(m);
+      }
+    }
+    for (PlannedMove m : moves) {
+      if (out.size() >= possible) {
+        break;
+      }
+      out.add(m);
+    }
+    return out;
   }
 
   /** The orders in which a plan's phases give sources and targets their moves. */
