@@ -19,12 +19,57 @@
 hadoop_add_profile bulwark
 
 # Adds the jars of an install kept outside $HADOOP_HOME to every Hadoop command's classpath, so that
-# the NameNode finds the placement policies and clients the failover proxy provider.
+# the NameNode finds the placement policies and clients the failover proxy provider. Runs for every
+# command, so it is also where two versions' jars side by side are refused.
 function _bulwark_hadoop_classpath
 {
+  _bulwark_refuse_two_versions
   if [[ -n "${BULWARK_HOME}" ]]; then
     hadoop_add_classpath "${BULWARK_HOME}/share/hadoop/hdfs/lib/*"
   fi
+}
+
+# Prints the directories Bulwark's jars may be in, one per line: BULWARK_HOME's, the Hadoop install's,
+# and those HADOOP_CLASSPATH names (a dir/* entry or a jar's directory). HADOOP_CLASSPATH is split on
+# ':' only: a dir/* entry is not expanded by the shell.
+function _bulwark_jar_dirs
+{
+  local entries entry
+  if [[ -n "${BULWARK_HOME}" ]]; then
+    echo "${BULWARK_HOME}/share/hadoop/hdfs/lib"
+  fi
+  echo "${HADOOP_HDFS_HOME:-${HADOOP_HOME}}/${HDFS_LIB_JARS_DIR:-share/hadoop/hdfs/lib}"
+  IFS=':' read -r -a entries <<< "${HADOOP_CLASSPATH}"
+  for entry in "${entries[@]}"; do
+    if [[ "${entry}" == *.jar ]]; then
+      dirname -- "${entry}"
+    elif [[ -n "${entry}" ]]; then
+      echo "${entry%/\*}"
+    fi
+  done
+}
+
+# Stops with one line when the jar directories hold two versions of a Bulwark module (a new tarball
+# extracted over an old one without removing the old jars): Java would load whichever came first.
+function _bulwark_refuse_two_versions
+{
+  local dir jar name module found
+  local seen=() # module=jar, one per module (bash 3 has no associative arrays)
+  while IFS= read -r dir; do
+    for jar in "${dir}"/bulwark-*.jar; do
+      [[ -f "${jar}" ]] || continue
+      name=${jar##*/}
+      [[ "${name}" =~ ^bulwark-(.+)-[0-9][^-]*(-SNAPSHOT)?\.jar$ ]] || continue
+      module=${BASH_REMATCH[1]}
+      for found in "${seen[@]}"; do
+        if [[ "${found%%=*}" == "${module}" && "${found##*/}" != "${name}" ]]; then
+          hadoop_error "ERROR: two versions of Bulwark's ${module} jar: ${found#*=} and ${jar}; remove the older version's bulwark-*.jar files."
+          exit 1
+        fi
+      done
+      seen+=("${module}=${jar}")
+    done
+  done < <(_bulwark_jar_dirs)
 }
 
 # Prints the path of the jar of Bulwark module $1 (balancer-policy, hotstandby, monitor, ...), looked
@@ -32,29 +77,15 @@ function _bulwark_hadoop_classpath
 function _bulwark_find_jar
 {
   local module=$1
-  local dirs=()
-  local entry dir jar
-  if [[ -n "${BULWARK_HOME}" ]]; then
-    dirs+=("${BULWARK_HOME}/share/hadoop/hdfs/lib")
-  fi
-  dirs+=("${HADOOP_HDFS_HOME:-${HADOOP_HOME}}/${HDFS_LIB_JARS_DIR:-share/hadoop/hdfs/lib}")
-  local IFS=':'
-  for entry in ${HADOOP_CLASSPATH}; do
-    dir=${entry%/\*}
-    if [[ "${entry}" == *.jar ]]; then
-      dir=$(dirname -- "${entry}")
-    fi
-    dirs+=("${dir}")
-  done
-  unset IFS
-  for dir in "${dirs[@]}"; do
-    for jar in "${dir}/bulwark-${module}-"*.jar; do
+  local dir jar
+  while IFS= read -r dir; do
+    for jar in "${dir}/bulwark-${module}-"[0-9]*.jar; do
       if [[ -f "${jar}" ]]; then
         echo "${jar}"
         return 0
       fi
     done
-  done
+  done < <(_bulwark_jar_dirs)
   return 1
 }
 
@@ -70,15 +101,19 @@ function _bulwark_require_module
   hadoop_add_classpath "${jar}"
 }
 
-# True when the arguments select the availability policy (the stock balancer's -policy is
-# case-insensitive, so this is too).
+# Prints $1 in lower case (bash 3, which Hadoop's scripts still run under, has no ${var,,}).
+function _bulwark_lower
+{
+  printf '%s' "$1" | tr '[:upper:]' '[:lower:]'
+}
+
+# True when the arguments select the availability policy. The stock balancer matches its option names
+# and the policy name regardless of case (-Policy Availability), so this does too.
 function _bulwark_wants_availability_policy
 {
   while [[ $# -gt 0 ]]; do
-    if [[ "$1" == "-policy" && $# -ge 2 ]]; then
-      local policy
-      policy=$(echo "$2" | tr '[:upper:]' '[:lower:]')
-      [[ "${policy}" == "availability" ]] && return 0
+    if [[ "$(_bulwark_lower "$1")" == "-policy" && $# -ge 2 ]]; then
+      [[ "$(_bulwark_lower "$2")" == "availability" ]] && return 0
       shift
     fi
     shift

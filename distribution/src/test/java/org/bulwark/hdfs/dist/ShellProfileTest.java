@@ -46,13 +46,15 @@ class ShellProfileTest {
 
   @Test
   void balancerWithAvailabilityPolicyIsTheLauncherWithItsJar() throws Exception {
-    for (String policy : List.of("availability", "AVAILABILITY", "Availability")) {
-      FakeHdfsCommand.Outcome o = hdfs.run("balancer", "-threshold", "5", "-policy", policy, "-idleiterations", "3");
+    for (String[] option : List.of(new String[] {"-policy", "availability"}, new String[] {"-policy", "AVAILABILITY"},
+        new String[] {"-Policy", "Availability"}, new String[] {"-POLICY", "availability"})) {
+      String policy = option[1];
+      FakeHdfsCommand.Outcome o = hdfs.run("balancer", "-threshold", "5", option[0], policy, "-idleiterations", "3");
       assertEquals(0, o.exitCode, o.toString());
       assertEquals("org.bulwark.hdfs.balancer.BalancerLauncher", o.get("HADOOP_CLASSNAME"));
       assertEquals("true", o.get("HADOOP_SUBCMD_SUPPORTDAEMONIZATION"));
       assertEquals(List.of(hdfs.hdfsLib.resolve("bulwark-balancer-policy-0.1.0.jar").toString()), o.classpath());
-      assertEquals("-threshold 5 -policy " + policy + " -idleiterations 3", o.get("HADOOP_SUBCMD_ARGS"),
+      assertEquals("-threshold 5 " + option[0] + " " + policy + " -idleiterations 3", o.get("HADOOP_SUBCMD_ARGS"),
           "the launcher gets every argument, the policy included");
     }
   }
@@ -128,5 +130,40 @@ class ShellProfileTest {
     assertEquals(0, hs.exitCode, hs.toString());
     assertEquals(List.of(bulwarkHome + "/share/hadoop/hdfs/lib/bulwark-hotstandby-0.1.0.jar",
         bulwarkHome + "/share/hadoop/hdfs/lib/*"), hs.classpath());
+  }
+
+  /**
+   * A new version's tarball extracted over an old one leaves both versions' jars side by side (0.10 sorts before
+   * 0.9): every command refuses with one line naming both, rather than run whichever Java loads first.
+   */
+  @Test
+  void twoVersionsOfAModulesJarAreRefusedWithOneLineNamingBoth() throws Exception {
+    FakeHdfsCommand upgraded = new FakeHdfsCommand(tmp.resolve("upgraded"));
+    upgraded.installProfile(FakeHdfsCommand.PROFILE, upgraded.libexec);
+    FakeHdfsCommand.createModuleJars(upgraded.hdfsLib, MODULES);
+    java.nio.file.Files.createFile(upgraded.hdfsLib.resolve("bulwark-hotstandby-0.10.0.jar"));
+    for (String[] command : List.of(new String[] {"hotstandby"}, new String[] {"namenode"},
+        new String[] {"balancer", "-policy", "availability"})) {
+      FakeHdfsCommand.Outcome o = upgraded.run(command);
+      assertEquals(1, o.exitCode, o.toString());
+      String err = o.stderr.trim();
+      assertEquals(1, err.lines().count(), err);
+      assertTrue(err.startsWith("ERROR: two versions of Bulwark's hotstandby jar: ") && err.contains("bulwark-hotstandby-0.1.0.jar")
+          && err.contains("bulwark-hotstandby-0.10.0.jar"), err);
+    }
+    java.nio.file.Files.delete(upgraded.hdfsLib.resolve("bulwark-hotstandby-0.1.0.jar"));
+    FakeHdfsCommand.Outcome o = upgraded.run("hotstandby");
+    assertEquals(0, o.exitCode, o.toString());
+    assertEquals(List.of(upgraded.hdfsLib.resolve("bulwark-hotstandby-0.10.0.jar").toString()), o.classpath());
+  }
+
+  /** The same version reached twice (BULWARK_HOME is the Hadoop install itself) is one install, not two. */
+  @Test
+  void theSameVersionFoundTwiceIsNotRefused() throws Exception {
+    hdfs.env.put("BULWARK_HOME", hdfs.hadoopHome.toString());
+    hdfs.env.put("HADOOP_CLASSPATH", hdfs.hdfsLib + "/*");
+    FakeHdfsCommand.Outcome o = hdfs.run("hotstandby");
+    assertEquals(0, o.exitCode, o.toString());
+    assertEquals("org.bulwark.hdfs.hotstandby.HotStandbyController", o.get("HADOOP_CLASSNAME"));
   }
 }
