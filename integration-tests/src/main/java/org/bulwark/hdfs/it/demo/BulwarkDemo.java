@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.conf.Configuration;
@@ -38,7 +37,8 @@ import org.bulwark.hdfs.testkit.WriteOrigin;
 public final class BulwarkDemo extends Configured implements Tool {
   private final PrintStream out;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CountDownLatch closed = new CountDownLatch(1);
+  /** Set once the demo has shown everything and only waits to be stopped. */
+  private volatile boolean running;
 
   public BulwarkDemo(PrintStream out) {
     this.out = out;
@@ -81,60 +81,64 @@ public final class BulwarkDemo extends Configured implements Tool {
     out.printf("Starting an embedded HDFS: %d DataNodes on %d racks in %d datacenters (%s), placement %s%n",
         o.topology.dataNodeCount(), o.topology.racks().size(), o.topology.datacenters().size(), o.topology,
         o.placement == null ? "Hadoop's default" : o.placement.getName());
-    BulwarkMiniCluster cluster = builder.build();
+    // Ctrl-C: the cluster is closed by this thread; a signal during the setup interrupts what it was doing.
+    Thread main = Thread.currentThread();
+    BulwarkMiniCluster cluster = null;
     DemoHotStandby ha = null;
     BlockMonitor monitor = null;
-    // Ctrl-C: the hook wakes the main thread and waits for it to shut the cluster down cleanly.
-    Thread hook = new Thread(() -> {
+    try (StopOnSignal signals = StopOnSignal.install(() -> {
       stop();
+      if (!running) {
+        main.interrupt();
+      }
+    })) {
       try {
-        closed.await(60, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "bulwark-demo-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      if (o.nameNodes > 1) {
-        ha = DemoHotStandby.start(cluster, out);
-      }
-      writeDataSet(cluster, o);
-      report(cluster);
-      monitor = startMonitor(cluster, o);
-      if (o.balancer != null) {
-        writeSkewed(cluster, o);
+        cluster = builder.build();
+        if (o.nameNodes > 1) {
+          ha = DemoHotStandby.start(cluster, out);
+        }
+        writeDataSet(cluster, o);
         report(cluster);
-        balance(cluster, o.balancer, new File(o.dir.getAbsoluteFile(), "balancer-report.json"));
-        report(cluster);
-      }
-      if (ha != null) {
-        ha.showFailover();
-      }
-      new DemoDataNodeLoss(cluster, monitor, out).show();
-      monitor.pollNow();
-      out.printf("%nBlock monitor (replica history, missing-block forensics, storage-cost advisor): http://%s:%d/%n",
-          monitor.httpAddress().getHostString(), monitor.httpAddress().getPort());
-      out.printf("%nNameNode web UI: http://%s/%n",
-          DemoHotStandby.httpAddress(ha != null ? ha.activeNameNode() : cluster.mini().getNameNode(0)));
-      if (!o.exitWhenDone) {
-        out.println("Running; press Ctrl-C to stop.");
-        stopRequested.await();
-      }
-      return 0;
-    } finally {
-      out.println("Stopping the cluster.");
-      if (monitor != null) {
-        monitor.close();
-      }
-      if (ha != null) {
-        ha.close();
-      }
-      cluster.close();
-      closed.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException alreadyShuttingDown) {
-        // Ctrl-C: the hook is running and now returns.
+        monitor = startMonitor(cluster, o);
+        if (o.balancer != null) {
+          writeSkewed(cluster, o);
+          report(cluster);
+          balance(cluster, o.balancer, new File(o.dir.getAbsoluteFile(), "balancer-report.json"));
+          report(cluster);
+        }
+        if (ha != null) {
+          ha.showFailover();
+        }
+        new DemoDataNodeLoss(cluster, monitor, out).show();
+        monitor.pollNow();
+        out.printf("%nBlock monitor (replica history, missing-block forensics, storage-cost advisor): http://%s:%d/%n",
+            monitor.httpAddress().getHostString(), monitor.httpAddress().getPort());
+        out.printf("%nNameNode web UI: http://%s/%n",
+            DemoHotStandby.httpAddress(ha != null ? ha.activeNameNode() : cluster.mini().getNameNode(0)));
+        running = true;
+        if (!o.exitWhenDone) {
+          out.println("Running; press Ctrl-C to stop.");
+          stopRequested.await();
+        }
+        return 0;
+      } catch (Exception e) {
+        if (signals.signalled()) {
+          out.println("Stopped before the demo's end.");
+          return 0;
+        }
+        throw e;
+      } finally {
+        Thread.interrupted(); // a signal's interrupt must not cut the shutdown short
+        out.println("Stopping the cluster.");
+        if (monitor != null) {
+          monitor.close();
+        }
+        if (ha != null) {
+          ha.close();
+        }
+        if (cluster != null) {
+          cluster.close();
+        }
       }
     }
   }

@@ -1,21 +1,30 @@
 package org.bulwark.hdfs.it.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
+import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.ForkedJvm;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,33 +103,43 @@ class BulwarkDemoIT {
     assertTrue(out.contains("1 rack 0, 2 racks 12, 3+ racks 0 (of 12 blocks)"), out);
   }
 
+  /**
+   * The demo as {@code ./bulwark demo} runs it, in a JVM of its own: its NameNode web UI answers while it runs, and
+   * Ctrl-C (SIGINT) ends it within seconds, without a stack trace, the JVM gone.
+   */
   @Test
-  void webUiAnswersWhileTheDemoRuns() throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    BulwarkDemo demo = new BulwarkDemo(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    Thread runner = new Thread(() -> {
-      try {
-        ToolRunner.run(new Configuration(), demo, new String[] {"-topology", "/r1:1,/r2:1,/r3:1", "-numFiles", "1",
-            "-fileSize", "1k", "-balancer", "none", "-namenodes", "1", "-dir", dir.toString()});
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    });
-    runner.setDaemon(true);
-    runner.start();
-    Pattern ui = Pattern.compile("NameNode web UI: (http://\\S+/)");
-    org.bulwark.hdfs.testkit.Await.until("the demo prints its web UI address", java.time.Duration.ofSeconds(60),
-        () -> ui.matcher(bytes.toString(StandardCharsets.UTF_8)).find());
-    Matcher m = ui.matcher(bytes.toString(StandardCharsets.UTF_8));
-    assertTrue(m.find());
-    HttpURLConnection c = (HttpURLConnection) new URL(m.group(1) + "jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState").openConnection();
-    assertEquals(200, c.getResponseCode());
-    String jmx = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(jmx.contains("\"NumLiveDataNodes\" : 3"), jmx);
-    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("Running; press Ctrl-C to stop."));
-    demo.stop();
-    runner.join(60_000);
-    assertTrue(!runner.isAlive(), "the demo stops when asked");
+  void webUiAnswersWhileTheDemoRunsAndCtrlCEndsIt() throws Exception {
+    File log = dir.resolve("demo.log").toFile();
+    // A build run in the background (CI, nohup) passes SIGINT on ignored, and a JVM keeps an ignored SIGINT ignored,
+    // as a terminal's Ctrl-C never reaches a background job anyway: the demo is started with it back to its default.
+    List<String> interruptible = List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"", "--");
+    Process demo = ForkedJvm.start(interruptible, BulwarkDemo.class, log, List.of(), "-topology", "/r1:1,/r2:1,/r3:1", "-numFiles", "1",
+        "-fileSize", "1k", "-balancer", "none", "-namenodes", "1", "-dir", dir.resolve("cluster").toString());
+    try {
+      Pattern ui = Pattern.compile("NameNode web UI: (http://\\S+/)");
+      Await.until("the demo runs", Duration.ofSeconds(120),
+          () -> read(log).contains("Running; press Ctrl-C to stop.") || !demo.isAlive());
+      Matcher m = ui.matcher(read(log));
+      assertTrue(m.find(), read(log));
+      HttpURLConnection c = (HttpURLConnection) new URL(m.group(1) + "jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState").openConnection();
+      assertEquals(200, c.getResponseCode());
+      String jmx = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(jmx.contains("\"NumLiveDataNodes\" : 3"), jmx);
+
+      assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(demo.pid())).start().waitFor());
+      assertTrue(demo.waitFor(20, TimeUnit.SECONDS), "the demo still runs 20 s after Ctrl-C:\n" + read(log));
+      String out = read(log);
+      assertEquals(0, demo.exitValue(), out);
+      assertTrue(out.contains("SIGINT: stopping the cluster") && out.contains("Stopping the cluster."), out);
+      assertFalse(Pattern.compile("Exception|\\tat ").matcher(out.substring(out.indexOf("SIGINT"))).find(),
+          "a stack trace after Ctrl-C:\n" + out);
+    } finally {
+      demo.destroyForcibly();
+    }
+  }
+
+  private static String read(File f) throws IOException {
+    return f.isFile() ? Files.readString(f.toPath(), StandardCharsets.UTF_8) : "";
   }
 
   @Test
