@@ -4,8 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -15,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.ha.BadFencingConfigurationException;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.DFSUtilClient;
@@ -33,11 +36,13 @@ import org.bulwark.hdfs.hotstandby.reports.BlockReportTrigger;
 import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.hotstandby.controller.LocalNameNode;
+import org.bulwark.hdfs.hotstandby.controller.OtherNameNodes;
 import org.bulwark.hdfs.hotstandby.discovery.ZNodes;
 import org.bulwark.hdfs.hotstandby.election.LeaderElection;
 import org.bulwark.hdfs.hotstandby.fencing.LocalExitWitness;
 import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
 import org.bulwark.hdfs.hotstandby.health.HealthMonitor;
+import org.bulwark.hdfs.hotstandby.health.HaServiceProxies;
 import org.bulwark.hdfs.hotstandby.health.HealthReport;
 import org.bulwark.hdfs.hotstandby.rpc.FailoverRpcServer;
 import org.bulwark.hdfs.hotstandby.warmup.ClientProtocolPrimer;
@@ -135,7 +140,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
         HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
         HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)),
-        sessionTimeout);
+        sessionTimeout, HotStandbyKeys.UNCLAIMED_ACTIVE_WAIT.get(conf));
     long healthInterval = HotStandbyKeys.HEALTH_INTERVAL.get(conf);
     long healthTimeout = HotStandbyKeys.HEALTH_RPC_TIMEOUT.get(conf);
     long gracefulTimeout = HotStandbyKeys.GRACEFUL_FENCE_TIMEOUT.get(conf);
@@ -161,7 +166,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       if (HotStandbyKeys.SKIP_GRACEFUL_WHEN_SILENT.get(conf)) {
         for (String other : priorities.keySet()) {
           if (!other.equals(nn)) {
-            HealthMonitor peer = new HealthMonitor(conf, new NNHAServiceTarget(conf, ns, other).getAddress(),
+            HealthMonitor peer = new HealthMonitor(conf, healthCheckAddress(new NNHAServiceTarget(conf, ns, other)),
                 healthInterval, healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn);
             peer.onFatalError(this::fatal);
             peers.put(other, peer);
@@ -179,7 +184,15 @@ public final class HotStandbyController extends Configured implements Tool, Clos
           holder[0].onElectionChange();
         }
       });
-      loop = new ControllerLoop(settings, nameNode, election, fencer, metrics);
+      List<String> otherIds = new ArrayList<>(priorities.keySet());
+      otherIds.remove(nn);
+      OtherNameNodes others = new OtherNameNodes(otherIds, other -> {
+        HAServiceState[] state = new HAServiceState[1];
+        HaServiceProxies.call(conf, new NNHAServiceTarget(conf, ns, other).getAddress(), gracefulTimeout,
+            p -> state[0] = p.getServiceStatus().getState());
+        return state[0];
+      });
+      loop = new ControllerLoop(settings, nameNode, election, fencer, others, metrics);
       loop.onFatalError(this::fatal);
       holder[0] = loop;
       if (HotStandbyKeys.WITNESS_LOCAL_EXIT.get(conf)) {
@@ -215,7 +228,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
           loop.onHealth(report);
         };
       }
-      health = new HealthMonitor(conf, target.getAddress(), healthInterval, healthTimeout, onHealth, ns + "-" + nn);
+      health = new HealthMonitor(conf, healthCheckAddress(target), healthInterval, healthTimeout, onHealth, ns + "-" + nn);
       health.onFatalError(this::fatal);
       loop.healthRecheck(health::reportNextCheck);
       long witnessPoll = HotStandbyKeys.WITNESS_POLL_INTERVAL.get(conf);
@@ -231,8 +244,8 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       for (HealthMonitor peer : peers.values()) {
         peer.start();
       }
-      LOG.info("Hot standby controller of {} started (ZooKeeper {}, znodes {}, priority {})", nameNode, quorum,
-          paths.base(), settings.priority());
+      LOG.info("Hot standby controller of {} started (ZooKeeper {}, znodes {}, priority {}, health checks to {})", nameNode,
+          quorum, paths.base(), settings.priority(), healthCheckAddress(target));
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -294,6 +307,16 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     }
   }
 
+  /**
+   * Where a NameNode's health is checked: its lifeline RPC address ({@code dfs.namenode.lifeline.rpc-address}) where one
+   * is set, as the stock ZKFC does (HDFS-9311), so that a NameNode whose client handlers are all busy (behind a long
+   * write lock) is not taken for hung; otherwise its service RPC address, where transitions go too.
+   */
+  private static InetSocketAddress healthCheckAddress(NNHAServiceTarget target) {
+    InetSocketAddress lifeline = target.getHealthMonitorAddress();
+    return lifeline != null ? lifeline : target.getAddress();
+  }
+
   private void refuseIfStockZkfcRuns(Configuration conf, String ns) throws Exception {
     String stockLock = conf.getTrimmed("ha.zookeeper.parent-znode", "/hadoop-ha") + "/" + ns + "/ActiveStandbyElectorLock";
     if (zooKeeper.checkExists().forPath(stockLock) != null) {
@@ -327,16 +350,34 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   /** Stops the controller; a leader releases its lock, and its NameNode is fenced by the next leader. */
   @Override
   public synchronized void close() {
+    close(false);
+  }
+
+  /**
+   * Stops the controller as {@code hdfs --daemon stop} does, the process about to exit: a leader keeps its lock, and
+   * its ZooKeeper session is left to expire (the process's end drops the connection), so that a controller started
+   * again within the session timeout (an upgrade, a restart) takes the lock over and the NameNode stays active.
+   */
+  public synchronized void stopLeavingLock() {
+    close(true);
+  }
+
+  private void close(boolean keepLock) {
     if (closed) {
       return;
     }
     closed = true;
+    boolean leaveSession = keepLock && loop != null && loop.isActive();
+    // The loop first: it must decide nothing on the health checks the close cuts short.
+    closeQuietly(rpc);
+    if (leaveSession) {
+      loop.closeKeepingLock();
+    }
+    closeQuietly(loop);
     closeQuietly(health);
     for (HealthMonitor peer : peers.values()) {
       closeQuietly(peer);
     }
-    closeQuietly(rpc);
-    closeQuietly(loop);
     closeQuietly(exitWitness);
     closeQuietly(blockReports);
     closeQuietly(primer);
@@ -344,7 +385,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     if (metrics != null) {
       metrics.unregister();
     }
-    if (zooKeeper != null) {
+    if (zooKeeper != null && !leaveSession) {
       zooKeeper.close();
     }
   }
@@ -369,7 +410,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
 
       @Override
       public void close() {
-        HotStandbyController.this.close();
+        HotStandbyController.this.stopLeavingLock();
       }
     });
   }

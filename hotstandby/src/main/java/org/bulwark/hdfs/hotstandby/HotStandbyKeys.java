@@ -24,17 +24,28 @@ public final class HotStandbyKeys {
       "Controllers' ZooKeeper identity (scheme:auth,... such as digest:hdfs-zkfcs:SECRET, or @/file), read through "
       + "credential providers; empty means ha.zookeeper.auth. SASL/Kerberos comes from the JVM's JAAS Client section.");
   public static final ConfigKey<Long> ZK_SESSION_TIMEOUT = ConfigKey.durationMillis(
-      "bulwark.hotstandby.zookeeper.session-timeout", "5s", 500,
-      "ZooKeeper session timeout of a controller: how long a dead controller host holds leadership.");
+      "bulwark.hotstandby.zookeeper.session-timeout", "10s", 500,
+      "ZooKeeper session timeout of controllers and clients: how long a dead controller host holds leadership, and how "
+      + "long a stopped controller has to come back without a failover. Unset, ha.zookeeper.session-timeout.ms where "
+      + "set; the default is the stock ZKFC's, so that no pause the stock ZKFC rides out fails ours over.")
+      .withStockTwin("ha.zookeeper.session-timeout.ms");
   public static final ConfigKey<Long> HEALTH_INTERVAL = ConfigKey.durationMillis(
       "bulwark.hotstandby.health.check-interval", "200ms", 10,
-      "How often a controller checks its NameNode's health over HAServiceProtocol.");
+      "How often a controller checks its NameNode's health over HAServiceProtocol. Unset, "
+      + "ha.health-monitor.check-interval.ms where set.")
+      .withStockTwin("ha.health-monitor.check-interval.ms");
   public static final ConfigKey<Long> HEALTH_RPC_TIMEOUT = ConfigKey.durationMillis(
-      "bulwark.hotstandby.health.rpc-timeout", "10s", 100,
-      "A health check slower than this marks the NameNode unresponsive (hung), which gives up leadership.");
+      "bulwark.hotstandby.health.rpc-timeout", "45s", 100,
+      "A health check slower than this marks the NameNode unresponsive (hung), which gives up leadership. Unset, "
+      + "ha.health-monitor.rpc-timeout.ms where set; the default is the stock ZKFC's, so that a pause (GC, a long "
+      + "write lock) the stock ZKFC rides out does not fail ours over.")
+      .withStockTwin("ha.health-monitor.rpc-timeout.ms");
   public static final ConfigKey<Long> GRACEFUL_FENCE_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.fencing.graceful-timeout", "2s", 100,
-      "RPC timeout of the transitionToStandby sent to the previous active before the fencing methods run.");
+      "RPC timeout of the transitionToStandby sent to the previous active before the fencing methods run (and of "
+      + "asking the other NameNodes their state before a leader takes over). Unset, "
+      + "ha.failover-controller.graceful-fence.rpc-timeout.ms where set.")
+      .withStockTwin("ha.failover-controller.graceful-fence.rpc-timeout.ms");
   public static final ConfigKey<Boolean> SKIP_GRACEFUL_WHEN_SILENT = ConfigKey.flag(
       "bulwark.hotstandby.fencing.skip-graceful-when-silent", true,
       "Whether each controller also checks the other NameNodes, so that a new leader whose checks of the previous "
@@ -53,13 +64,21 @@ public final class HotStandbyKeys {
       + "measured), its threads show the exit within milliseconds. One small file read per poll; 0 turns it off.");
   public static final ConfigKey<Long> TRANSITION_TIMEOUT = ConfigKey.durationMillis(
       "bulwark.hotstandby.transition-timeout", "60s", 1000,
-      "RPC timeout of transitionToActive on the controller's own NameNode.");
+      "RPC timeout of transitionToActive on the controller's own NameNode. Unset, "
+      + "ha.failover-controller.new-active.rpc-timeout.ms where set.")
+      .withStockTwin("ha.failover-controller.new-active.rpc-timeout.ms");
   public static final ConfigKey<Long> PRIORITY = ConfigKey.number(
       "bulwark.hotstandby.priority.<ns>.<nn>", 0, Integer.MIN_VALUE, Integer.MAX_VALUE,
       "Election priority of NameNode <nn> of nameservice <ns>: among healthy NameNodes the highest becomes active.");
   public static final ConfigKey<Long> LOWER_PRIORITY_DELAY = ConfigKey.durationMillis(
       "bulwark.hotstandby.election.lower-priority-delay", "1s", 0,
       "How long a candidate waits, per healthy candidate ranked above it, before contending for a free leadership.");
+  public static final ConfigKey<Long> UNCLAIMED_ACTIVE_WAIT = ConfigKey.durationMillis(
+      "bulwark.hotstandby.election.unclaimed-active-wait", "60s", 0,
+      "How long a controller whose NameNode is standby leaves a free leadership to another NameNode that answers "
+      + "active though no controller of ours made it so (the stock ZKFC's active, during a migration), so that its "
+      + "own controller, once started, takes the leadership without a failover. After it, the controller takes the "
+      + "leadership and fences that NameNode first. Start every controller within this time of the first.");
   public static final ConfigKey<Boolean> FAILBACK = ConfigKey.flag(
       "bulwark.hotstandby.failback.enabled", false,
       "Whether an active NameNode hands over to a healthy NameNode of higher priority.");

@@ -32,6 +32,8 @@ final class ClientLoop implements AutoCloseable {
   private final FileSystem fs;
   private final long pauseMicros;
   private final List<Long> successes = new ArrayList<>();
+  /** Calls that failed (the provider's retries gave up), over the loop's life. */
+  private final java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
   /** Every call since the last {@link #longestGapMillisAfter}: start, create answered (writes), end, failure or null. */
   private final List<Attempt> attempts = new ArrayList<>();
   private final Thread thread;
@@ -96,6 +98,7 @@ final class ClientLoop implements AutoCloseable {
         }
       } catch (IOException e) {
         // The provider's retries gave up: the outage goes on.
+        failures.incrementAndGet();
         a.end = System.nanoTime();
         a.failure = e.getClass().getSimpleName();
         synchronized (successes) {
@@ -136,6 +139,11 @@ final class ClientLoop implements AutoCloseable {
 
   String name() {
     return name;
+  }
+
+  /** Calls that failed since the loop started. */
+  long failures() {
+    return failures.get();
   }
 
   Operation operation() {

@@ -104,6 +104,18 @@ public final class DaemonProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code kill -TERM}, as {@code hdfs --daemon stop} sends it: the daemon's shutdown hooks run. Waits for the process
+   * to end; one that outlives 30 s is killed, as the stop command's {@code HADOOP_STOP_TIMEOUT} would, and reported.
+   */
+  public void stop() throws IOException, InterruptedException {
+    signal("TERM");
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      kill();
+      throw new IllegalStateException(name + " (pid " + pid() + ") did not end within 30 s of kill -TERM");
+    }
+  }
+
   /** {@code kill -STOP}: the process stops answering but keeps every connection open. */
   public void freeze() throws IOException, InterruptedException {
     signal("STOP");

@@ -30,8 +30,15 @@ public final class ConfigKey<T> {
   private final String description;
   private final String expected;
   private final Reader<T> reader;
+  /** The stock Hadoop key this one stands in for, read when this one is not set; null when none. */
+  private final String stockTwin;
 
   private ConfigKey(String name, String defaultText, String description, String expected, Reader<T> reader) {
+    this(name, defaultText, description, expected, reader, null);
+  }
+
+  private ConfigKey(String name, String defaultText, String description, String expected, Reader<T> reader,
+      String stockTwin) {
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("configuration key '" + name
           + "' must start with 'bulwark.' and use lower-case dotted words (<placeholder> parts allowed)");
@@ -44,6 +51,7 @@ public final class ConfigKey<T> {
     this.description = description.trim();
     this.expected = expected;
     this.reader = reader;
+    this.stockTwin = stockTwin;
     if (!defaultText.isEmpty() && reader.read(defaultText.trim()) == null) {
       throw new IllegalArgumentException(name + ": default '" + defaultText + "' is not " + expected);
     }
@@ -122,9 +130,45 @@ public final class ConfigKey<T> {
     return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** Reads this key from {@code conf}, falling back to the default; throws when the value is not valid. */
+  /**
+   * This key, standing in for the stock Hadoop key {@code stockKey}: where this one is not set and an administrator set
+   * the stock one (anywhere but Hadoop's own {@code *-default.xml}), the stock key's value is read, so what was tuned
+   * for the stock daemon holds; where neither is set, this key's default.
+   */
+  public ConfigKey<T> withStockTwin(String stockKey) {
+    return new ConfigKey<>(name, defaultText, description, expected, reader, stockKey);
+  }
+
+  /** The stock Hadoop key read when this one is not set, or null. */
+  public String getStockTwin() {
+    return stockTwin;
+  }
+
+  /**
+   * Reads this key from {@code conf}, falling back to its stock twin and then to the default; throws when the value
+   * is not valid.
+   */
   public T get(Configuration conf) {
+    if (stockTwin != null && conf.get(name) == null && setByAdministrator(conf, stockTwin)) {
+      return getAt(conf, stockTwin);
+    }
     return getAt(conf, name);
+  }
+
+  private static boolean setByAdministrator(Configuration conf, String key) {
+    if (conf.get(key) == null) {
+      return false;
+    }
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return true;
+    }
+    for (String source : sources) {
+      if (!source.endsWith("-default.xml")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -32,6 +32,23 @@ class ConfigKeyTest {
   }
 
   @Test
+  void aStockTwinSetByTheAdministratorIsTheDefaultAndOursOverridesIt() {
+    ConfigKey<Long> key = ConfigKey.durationMillis("bulwark.t.health-timeout", "45s", 100, "A timeout.")
+        .withStockTwin("ha.health-monitor.rpc-timeout.ms");
+    Configuration withDefaults = new Configuration(); // core-default.xml sets the stock key: that is no choice
+    assertEquals("45000", withDefaults.get("ha.health-monitor.rpc-timeout.ms"));
+    assertEquals(45_000L, key.get(withDefaults));
+    withDefaults.set("ha.health-monitor.rpc-timeout.ms", "90000");
+    assertEquals(90_000L, key.get(withDefaults), "the administrator's stock tuning holds");
+    withDefaults.set(key.getName(), "20s");
+    assertEquals(20_000L, key.get(withDefaults), "ours, set, overrides the stock key");
+    Configuration bad = new Configuration(false);
+    bad.set("ha.health-monitor.rpc-timeout.ms", "soon");
+    InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> key.get(bad));
+    assertEquals("ha.health-monitor.rpc-timeout.ms", e.getKey(), "the error names the key that was set");
+  }
+
+  @Test
   void badValuesNameTheKeyTheValueAndWhatIsValid() {
     conf.set("bulwark.sample.poll.interval", "soon");
     InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> SampleKeys.INTERVAL.get(conf));

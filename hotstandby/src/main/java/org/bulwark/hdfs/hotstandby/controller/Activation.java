@@ -1,6 +1,9 @@
 package org.bulwark.hdfs.hotstandby.controller;
 
 import java.io.IOException;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
 import org.bulwark.hdfs.hotstandby.discovery.ActiveRecord;
@@ -12,7 +15,9 @@ import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
  * The steps that make a leader's NameNode active, in the one order that is safe to die in:
  * <ol>
  * <li>take the lock; the same ZooKeeper transaction adds this NameNode to the fencing breadcrumb;</li>
- * <li>fence every other NameNode the breadcrumb named (then it names this one alone);</li>
+ * <li>fence every other NameNode the breadcrumb named, and every other that answers active though the breadcrumb
+ * does not name it (made active outside our election: the stock ZKFC's active, when a nameservice moves over);
+ * then the breadcrumb names this one alone;</li>
  * <li>{@code transitionToActive};</li>
  * <li>publish the active record clients read.</li>
  * </ol>
@@ -82,8 +87,10 @@ final class Activation {
 
   /** What fencing the previous actives took: how many stepped down when asked, how many a method fenced, how long. */
   static final class Fenced {
-    static final Fenced NOTHING = new Fenced(0, 0, 0, null);
+    static final Fenced NOTHING = new Fenced(Collections.emptySet(), 0, 0, 0, null);
 
+    /** The NameNodes there were to fence: those the breadcrumb named, and others that answered active. */
+    final Set<String> toFence;
     final int graceful;
     final int byMethod;
     /** 0 when nothing was to be fenced, never a clock's tick. */
@@ -91,7 +98,8 @@ final class Activation {
     /** The NameNode no fencing worked for (the ones after it were not tried), or null. */
     final String unfenced;
 
-    Fenced(int graceful, int byMethod, long millis, String unfenced) {
+    Fenced(Set<String> toFence, int graceful, int byMethod, long millis, String unfenced) {
+      this.toFence = toFence;
       this.graceful = graceful;
       this.byMethod = byMethod;
       this.millis = millis;
@@ -102,6 +110,7 @@ final class Activation {
   private final LeaderElection election;
   private final Target target;
   private final Fencer fencer;
+  private final OtherNameNodes others;
   /** Times the steps (monotonic); the record's {@code since} is wall-clock time, which clients compare with theirs. */
   private final LongSupplier clock;
   private final StepListener steps;
@@ -111,10 +120,12 @@ final class Activation {
   private long confirmMillis;
   private long publishMillis;
 
-  Activation(LeaderElection election, Target target, Fencer fencer, LongSupplier clock, StepListener steps) {
+  Activation(LeaderElection election, Target target, Fencer fencer, OtherNameNodes others, LongSupplier clock,
+      StepListener steps) {
     this.election = election;
     this.target = target;
     this.fencer = fencer;
+    this.others = others;
     this.clock = clock;
     this.steps = steps;
   }
@@ -149,7 +160,11 @@ final class Activation {
     }
     taken = l;
     steps.after(Step.LOCKED);
-    Fenced fenced = fencePrevious(l);
+    Set<String> named = new TreeSet<>(l.toFence());
+    named.add(target.nameNodeId());
+    Set<String> toFence = new TreeSet<>(l.toFence());
+    toFence.addAll(others.active(named));
+    Fenced fenced = fencePrevious(toFence);
     if (fenced.unfenced != null) {
       return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + fenced.unfenced, fenced, 0);
     }
@@ -183,22 +198,22 @@ final class Activation {
     return new Result(Outcome.ACTIVE, l, record, "active", fenced, transitionMillis);
   }
 
-  /** Fences, in order, every NameNode the breadcrumb names besides this one; stops at the first that cannot be. */
-  private Fenced fencePrevious(Leadership l) {
-    if (l.toFence().isEmpty()) {
+  /** Fences, in order, every NameNode of {@code toFence}; stops at the first that cannot be. */
+  private Fenced fencePrevious(Set<String> toFence) {
+    if (toFence.isEmpty()) {
       return Fenced.NOTHING;
     }
     long start = clock.getAsLong();
     int graceful = 0;
     int byMethod = 0;
-    for (String other : l.toFence()) {
+    for (String other : toFence) {
       PreviousActiveFencer.Outcome o = fencer.fence(other);
       if (o == PreviousActiveFencer.Outcome.FAILED) {
-        return new Fenced(graceful, byMethod, clock.getAsLong() - start, other);
+        return new Fenced(toFence, graceful, byMethod, clock.getAsLong() - start, other);
       }
       graceful += o == PreviousActiveFencer.Outcome.GRACEFUL ? 1 : 0;
       byMethod += o == PreviousActiveFencer.Outcome.FENCED ? 1 : 0;
     }
-    return new Fenced(graceful, byMethod, clock.getAsLong() - start, null);
+    return new Fenced(toFence, graceful, byMethod, clock.getAsLong() - start, null);
   }
 }

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -51,9 +53,11 @@ public final class ControllerLoop implements Closeable {
     final Map<String, Integer> configuredPriorities;
     /** The ZooKeeper session timeout: how long a candidate must be gone to count as failed (see FailbackPassOver). */
     final long sessionTimeoutMillis;
+    /** How long a standby leaves a free leadership to an unclaimed active NameNode's own controller. */
+    final long unclaimedActiveWaitMillis;
 
     public Settings(int priority, Map<String, Integer> configuredPriorities, boolean failback, long failbackDelayMillis,
-        long lowerPriorityDelayMillis, long retryBackoffMillis, long sessionTimeoutMillis) {
+        long lowerPriorityDelayMillis, long retryBackoffMillis, long sessionTimeoutMillis, long unclaimedActiveWaitMillis) {
       this.priority = priority;
       this.configuredPriorities = configuredPriorities;
       this.failback = failback;
@@ -61,6 +65,7 @@ public final class ControllerLoop implements Closeable {
       this.lowerPriorityDelayMillis = lowerPriorityDelayMillis;
       this.retryBackoffMillis = retryBackoffMillis;
       this.sessionTimeoutMillis = sessionTimeoutMillis;
+      this.unclaimedActiveWaitMillis = unclaimedActiveWaitMillis;
     }
 
     public int priority() {
@@ -72,6 +77,7 @@ public final class ControllerLoop implements Closeable {
   private final LocalNameNode nameNode;
   private final LeaderElection election;
   private final PreviousActiveFencer fencer;
+  private final OtherNameNodes others;
   private final ControllerMetrics metrics;
   /**
    * Every wait, cede, back-off and delay is timed on a monotonic clock: a wall clock stepped back (NTP, an operator)
@@ -102,6 +108,9 @@ public final class ControllerLoop implements Closeable {
 
   private enum Lifecycle { LATENT, STARTED, STOPPING, CLOSED }
 
+  /** Set by {@link #closeKeepingLock} before the loop's thread is told to stop. */
+  private volatile boolean keepLockOnStop;
+
   /** Written only by the health monitor's thread ({@link #onHealth}). */
   private volatile HealthReport health = new HealthReport(NameNodeHealth.UNKNOWN, null, null);
   /** Health reports received so far; the loop compares it with {@link #demotedAtReport}. */
@@ -128,13 +137,17 @@ public final class ControllerLoop implements Closeable {
   private ActiveRecord published;
   private long leadershipFreeSince;
   private long startedAt;
+  /** Another NameNode found active though no breadcrumb names it, and since when; null when none. */
+  private String unclaimedActive;
+  private long unclaimedActiveSince;
 
   public ControllerLoop(Settings settings, LocalNameNode nameNode, LeaderElection election, PreviousActiveFencer fencer,
-      ControllerMetrics metrics) {
+      OtherNameNodes others, ControllerMetrics metrics) {
     this.settings = settings;
     this.nameNode = nameNode;
     this.election = election;
     this.fencer = fencer;
+    this.others = others;
     this.metrics = metrics;
     this.passOver = new FailbackPassOver(settings.sessionTimeoutMillis);
     this.thread = new Thread(this::run, "hotstandby-" + nameNode.nameservice() + "-" + nameNode.nameNodeId());
@@ -413,7 +426,11 @@ public final class ControllerLoop implements Closeable {
     } else {
       leadershipFreeSince = 0;
     }
+    boolean active = h.health() == NameNodeHealth.HEALTHY && h.state() == HAServiceState.ACTIVE;
+    lookForUnclaimedActive(leader == null && leadership == null && stand && !active, now);
     view.leader(leader, leadership != null).leadershipFreeSince(leadershipFreeSince)
+        .active(active)
+        .unclaimedActive(unclaimedActive, unclaimedActiveSince, settings.unclaimedActiveWaitMillis)
         .passedOver(leadership != null ? passOver.passedOver(candidates, now) : Collections.emptySet());
     Step step = ControllerRules.decide(view.build(), now);
     // Level-triggered: decide again at least every second even if nothing is heard of, and when a
@@ -455,6 +472,31 @@ public final class ControllerLoop implements Closeable {
   }
 
   /**
+   * While this standby could take a free leadership, asks the other NameNodes the breadcrumb does not name whether one
+   * is active ({@link OtherNameNodes}); remembers the first found and since when, which the rules leave the leadership
+   * to for a while.
+   */
+  private void lookForUnclaimedActive(boolean mayAcquire, long now) {
+    if (!mayAcquire) {
+      unclaimedActive = null;
+      return;
+    }
+    Set<String> skip = new TreeSet<>(election.cachedMayBeActive());
+    skip.add(nameNode.nameNodeId());
+    Set<String> found = others.active(skip);
+    String first = found.isEmpty() ? null : found.iterator().next();
+    if (first == null || !first.equals(unclaimedActive)) {
+      unclaimedActiveSince = now;
+      if (first != null) {
+        LOG.info("NameNode {} is active but no controller of ours made it so (the stock ZKFC's, or by hand): {} leaves "
+            + "the leadership to its controller for {} ms, then fences it", first, nameNode,
+            settings.unclaimedActiveWaitMillis);
+      }
+    }
+    unclaimedActive = first;
+  }
+
+  /**
    * Removes a handoff request naming this NameNode that no {@link #failoverToHere} waits on (its removal
    * failed): left standing, it would keep every other controller from taking over until this one's session ends.
    */
@@ -479,7 +521,7 @@ public final class ControllerLoop implements Closeable {
     ActiveRecord previous = election.cachedActiveRecord();
     long detection = previous != null && previous.failedAt() > 0 && !previous.nameNodeId().equals(nameNode.nameNodeId())
         ? Math.max(0, System.currentTimeMillis() - previous.failedAt()) : 0;
-    Activation activation = new Activation(election, nameNode, fencer::fence, clock, steps);
+    Activation activation = new Activation(election, nameNode, fencer::fence, others, clock, steps);
     Activation.Result r;
     try {
       r = activation.run();
@@ -532,7 +574,7 @@ public final class ControllerLoop implements Closeable {
     setState(ControllerState.ACTIVE);
     LOG.info("NameNode {} is active, epoch {} ({}): detection {} ms, lock {} ms, fencing {} ms ({}), confirm {} ms, "
         + "transition {} ms, publish {} ms, total {} ms", nameNode, l.epoch(), why.reason(), detection,
-        activation.lockMillis(), r.fenced.millis, l.toFence().isEmpty() ? "nothing to fence" : "fenced " + l.toFence(),
+        activation.lockMillis(), r.fenced.millis, r.fenced.toFence.isEmpty() ? "nothing to fence" : "fenced " + r.fenced.toFence,
         activation.confirmMillis(), r.transitionMillis, activation.publishMillis(), done - start);
     activity.activated();
   }
@@ -636,6 +678,17 @@ public final class ControllerLoop implements Closeable {
   }
 
   /**
+   * Stops deciding as a daemon stops ({@code hdfs --daemon stop hotstandby}, an upgrade): a leader keeps its lock,
+   * which then lasts until its ZooKeeper session expires, so that the controller started again within the session
+   * timeout takes it over and its NameNode stays active; if none is, the next leader fences that NameNode as after a
+   * crash. The caller must then leave the session to expire rather than close it.
+   */
+  public void closeKeepingLock() {
+    keepLockOnStop = true;
+    close();
+  }
+
+  /**
    * Stops deciding: asks the loop's thread to finish the decision under way and, if it leads, to release
    * the lock (its NameNode stays active until the next leader fences it), and waits for it. Election
    * writes stay on that one thread; if it does not finish in time, the lock goes with the session.
@@ -702,6 +755,11 @@ public final class ControllerLoop implements Closeable {
   private void releaseOnStop() {
     Leadership l = leadership;
     leadership = null;
+    if (l != null && keepLockOnStop) {
+      LOG.info("{} stops leading, its NameNode left active: its lock lasts until its ZooKeeper session expires, so a "
+          + "controller started again before then takes over without a failover", nameNode);
+      return;
+    }
     if (l != null) {
       try {
         election.release(l, null);

@@ -18,6 +18,10 @@ import org.bulwark.hdfs.hotstandby.health.NameNodeHealth;
  *       (to a standing candidate), resigns cleanly; with fail-back, it hands over to a higher priority that
  *       has stayed healthy long enough, unless an operator's failover made it leader while that one stood and it has
  *       not been gone for a session timeout since.</li>
+ *   <li>A lock naming this NameNode held by another session is this controller's previous run's: it is taken over
+ *       (a restart is no failover). A free leadership goes first to a NameNode that is active already; a standby
+ *       leaves it for {@code unclaimed-active-wait} to another NameNode that answers active unnamed by any breadcrumb
+ *       (a migration from the stock ZKFC), then takes it and fences that one.</li>
  *   <li>A free leadership goes to the pending manual-failover target if any, else to the highest
  *       priority: each candidate ranked below others waits {@code rank x lower-priority-delay}, so a
  *       higher one that is slow or stuck cannot block the election; a controller that has just
@@ -106,14 +110,30 @@ public final class ControllerRules {
   }
 
   private static Step decideAsFollower(ControllerView v, long now) {
-    if (v.leader != null || !shouldStand(v, now)) {
+    if (!shouldStand(v, now)) {
       return Step.none();
+    }
+    if (v.leader != null) {
+      // A lock naming this NameNode that this session does not hold is a previous run's of this controller (killed, or
+      // restarted for an upgrade, within a session timeout): taken over, its NameNode stays as it is, no failover.
+      return v.leader.equals(v.me)
+          ? Step.of(Step.Kind.ACQUIRE, "the lock names this NameNode: taking over from its controller's previous run")
+          : Step.none();
     }
     // A request whose target does not stand (its NameNode failed, or the request was left behind) is not waited on.
     if (v.handoffTarget != null && (v.handoffTarget.equals(v.me) || v.candidates.containsKey(v.handoffTarget))) {
       return v.handoffTarget.equals(v.me)
           ? Step.of(Step.Kind.ACQUIRE, "manual failover to this NameNode")
           : Step.none();
+    }
+    if (v.active) {
+      // Already active (left so by the stock ZKFC before a migration, or by this controller's previous run after its
+      // session ended): leading it keeps it active, whatever the priorities; fail-back may hand over later.
+      return Step.of(Step.Kind.ACQUIRE, "leadership free and this NameNode is active");
+    }
+    if (v.unclaimedActive != null && now < v.unclaimedActiveSinceMillis + v.unclaimedActiveWaitMillis) {
+      return Step.waitUntil(v.unclaimedActiveSinceMillis + v.unclaimedActiveWaitMillis, "NameNode " + v.unclaimedActive
+          + " is active without a controller of ours: leaving the leadership to its controller");
     }
     int rank = 0;
     for (Candidate c : v.candidates.values()) {

@@ -18,6 +18,7 @@ public final class ControllerView {
   final int myPriority;
   final NameNodeHealth health;
   final boolean observer;
+  final boolean active;
   final boolean madeInactive;
   final boolean zooKeeperConnected;
   final String leader;
@@ -32,12 +33,16 @@ public final class ControllerView {
   final long lowerPriorityDelayMillis;
   final Map<String, Integer> configuredPriorities;
   final long startedAtMillis;
+  final String unclaimedActive;
+  final long unclaimedActiveSinceMillis;
+  final long unclaimedActiveWaitMillis;
 
   private ControllerView(Builder b) {
     this.me = b.me;
     this.myPriority = b.myPriority;
     this.health = b.health;
     this.observer = b.observer;
+    this.active = b.active;
     this.madeInactive = b.madeInactive;
     this.zooKeeperConnected = b.zooKeeperConnected;
     this.leader = b.leader;
@@ -52,6 +57,9 @@ public final class ControllerView {
     this.lowerPriorityDelayMillis = b.lowerPriorityDelayMillis;
     this.configuredPriorities = Collections.unmodifiableMap(new LinkedHashMap<>(b.configuredPriorities));
     this.startedAtMillis = b.startedAtMillis;
+    this.unclaimedActive = b.unclaimedActive;
+    this.unclaimedActiveSinceMillis = b.unclaimedActiveSinceMillis;
+    this.unclaimedActiveWaitMillis = b.unclaimedActiveWaitMillis;
   }
 
   public static Builder builder(String me, int myPriority) {
@@ -64,6 +72,7 @@ public final class ControllerView {
     private final int myPriority;
     private NameNodeHealth health = NameNodeHealth.UNKNOWN;
     private boolean observer;
+    private boolean active;
     private boolean madeInactive;
     private boolean zooKeeperConnected;
     private String leader;
@@ -78,6 +87,9 @@ public final class ControllerView {
     private long lowerPriorityDelayMillis;
     private final Map<String, Integer> configuredPriorities = new LinkedHashMap<>();
     private long startedAtMillis;
+    private String unclaimedActive;
+    private long unclaimedActiveSinceMillis;
+    private long unclaimedActiveWaitMillis;
 
     private Builder(String me, int myPriority) {
       this.me = me;
@@ -92,6 +104,24 @@ public final class ControllerView {
     /** Whether the NameNode reported itself an observer (observers serve reads and are never elected). */
     public Builder observer(boolean isObserver) {
       this.observer = isObserver;
+      return this;
+    }
+
+    /** Whether the NameNode, healthy, says it is active (whoever made it so). */
+    public Builder active(boolean isActive) {
+      this.active = isActive;
+      return this;
+    }
+
+    /**
+     * Another NameNode that answers active though no breadcrumb names it (made active outside our election: the stock
+     * ZKFC's active during a migration), when this controller first saw it so, and how long a standby leaves the
+     * leadership to that NameNode's own controller; null when there is none.
+     */
+    public Builder unclaimedActive(String nameNodeId, long sinceMillis, long waitMillis) {
+      this.unclaimedActive = nameNodeId;
+      this.unclaimedActiveSinceMillis = sinceMillis;
+      this.unclaimedActiveWaitMillis = waitMillis;
       return this;
     }
 

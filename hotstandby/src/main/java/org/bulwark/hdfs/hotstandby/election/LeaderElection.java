@@ -153,6 +153,19 @@ public final class LeaderElection implements Closeable {
     return cache.get(paths.handoff()).map(d -> text(d.getData())).orElse(null);
   }
 
+  /** The NameNodes the fencing breadcrumb names as cached; empty when there is none or it cannot be read. */
+  public Set<String> cachedMayBeActive() {
+    Optional<ChildData> crumb = cache.get(paths.breadcrumb());
+    if (!crumb.isPresent()) {
+      return Collections.emptySet();
+    }
+    try {
+      return Breadcrumb.decode(crumb.get().getData()).mayBeActive();
+    } catch (IllegalArgumentException e) {
+      return Collections.emptySet();
+    }
+  }
+
   /** The active-NameNode record as cached, or null when there is none or it cannot be read. */
   public ActiveRecord cachedActiveRecord() {
     return cache.get(paths.active()).map(d -> decodeOrNull(d.getData())).orElse(null);
@@ -262,20 +275,29 @@ public final class LeaderElection implements Closeable {
     return transact(epoch, epochStat, before, crumbStat);
   }
 
-  /** The lock, the next epoch and this NameNode added to {@code before}, in one transaction; null when it failed. */
+  /**
+   * The lock, the next epoch and this NameNode added to {@code before}, in one transaction; null when it failed. A lock
+   * naming this NameNode in another session (this controller's previous run, killed or restarted within a session
+   * timeout) is replaced in the same transaction, checked by its version.
+   */
   private Leadership transact(long epoch, Stat epochStat, Breadcrumb before, Stat crumbStat) throws Exception {
     Breadcrumb after = before.with(epoch + 1, me);
     long session = sessionId();
+    List<CuratorOp> ops = new ArrayList<>();
+    Optional<ChildData> lock = cache.get(paths.lock());
+    if (lock.isPresent() && me.equals(text(lock.get().getData())) && lock.get().getStat().getEphemeralOwner() != session) {
+      ops.add(client.transactionOp().delete().withVersion(lock.get().getStat().getVersion()).forPath(paths.lock()));
+    }
     try {
-      client.transaction().forOperations(
-          client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)),
-          client.transactionOp().setData().withVersion(epochStat.getVersion())
-              .forPath(paths.epoch(), bytes(Long.toString(epoch + 1))),
-          crumbStat.getMzxid() == 0
-              ? client.transactionOp().create().forPath(paths.breadcrumb(), after.encode())
-              : client.transactionOp().setData().withVersion(crumbStat.getVersion())
-                  .forPath(paths.breadcrumb(), after.encode()));
-    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+      ops.add(client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(paths.lock(), bytes(me)));
+      ops.add(client.transactionOp().setData().withVersion(epochStat.getVersion())
+          .forPath(paths.epoch(), bytes(Long.toString(epoch + 1))));
+      ops.add(crumbStat.getMzxid() == 0
+          ? client.transactionOp().create().forPath(paths.breadcrumb(), after.encode())
+          : client.transactionOp().setData().withVersion(crumbStat.getVersion())
+              .forPath(paths.breadcrumb(), after.encode()));
+      client.transaction().forOperations(ops);
+    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       return null;
     }
     Set<String> toFence = new TreeSet<>(before.mayBeActive());

@@ -168,6 +168,9 @@ public final class HealthMonitor implements Closeable {
 
   /** Tells the listener of a change, or of this report when {@code asked}; the checks' thread and the watch's both report. */
   private void publish(HealthReport report, boolean asked) {
+    if (!running) {
+      return; // closed: a check cut short by the close says nothing of the NameNode
+    }
     synchronized (publishing) {
       boolean changed = !report.sameAs(last);
       last = report;

@@ -103,7 +103,7 @@ class ActivationIT {
     }
 
     Activation activation(Activation.StepListener steps) {
-      return new Activation(election, nameNode, ActivationIT.this::fence, System::currentTimeMillis, steps);
+      return new Activation(election, nameNode, ActivationIT.this::fence, OtherNameNodes.NONE, System::currentTimeMillis, steps);
     }
 
     Activation.Result activate() throws Exception {
@@ -216,7 +216,7 @@ class ActivationIT {
     Controller a = new Controller("nn1");
     AtomicLong ticks = new AtomicLong();
     // Every read of this clock is 7 ms after the one before: a step timed by two reads of its own took 7.
-    Activation activation = new Activation(a.election, a.nameNode, this::fence, () -> ticks.addAndGet(7), s -> { });
+    Activation activation = new Activation(a.election, a.nameNode, this::fence, OtherNameNodes.NONE, () -> ticks.addAndGet(7), s -> { });
     assertEquals(Activation.Outcome.ACTIVE, activation.run().outcome);
     assertEquals(7, activation.lockMillis());
     assertEquals(7, activation.confirmMillis());

@@ -68,6 +68,37 @@ class ControllerRulesTest {
   }
 
   @Test
+  void aLockNamingThisNameNodeInAnotherSessionIsTakenOver() {
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn1", 0).leader("nn1", false).active(true).build(),
+        NOW).kind(), "a restarted controller beside its active NameNode takes its previous run's lock over");
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn1", 0).leader("nn1", false).build(), NOW).kind(),
+        "nobody can be active behind a lock naming a standby: waiting out the old session helps no one");
+    assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 0).leader("nn1", false)
+        .health(NameNodeHealth.UNHEALTHY).build(), NOW).kind(), "an unhealthy NameNode takes nothing over");
+  }
+
+  @Test
+  void anActiveNameNodeTakesAFreeLeadershipWhateverThePriorities() {
+    ControllerView v = follower("nn2", 1).candidate(new Candidate("nn1", 5, 0)).active(true).build();
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(v, NOW).kind(), "the active one stays active: no failover");
+    assertEquals(Step.Kind.WAIT, ControllerRules.decide(follower("nn2", 1).candidate(new Candidate("nn1", 5, 0)).build(),
+        NOW).kind(), "a standby of lower priority still waits its rank");
+  }
+
+  @Test
+  void aStandbyLeavesTheLeadershipToAnUnclaimedActiveForTheWaitThenTakesIt() {
+    ControllerView.Builder v = follower("nn1", 0).unclaimedActive("nn2", NOW - 1000, 60_000);
+    Step step = ControllerRules.decide(v.build(), NOW);
+    assertEquals(Step.Kind.WAIT, step.kind(), step.reason());
+    assertEquals(NOW + 59_000, step.wakeAtMillis());
+    assertTrue(step.reason().contains("nn2"), step.reason());
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(v.build(), NOW + 59_000).kind(),
+        "its controller never came: the leadership is taken, and the activation fences nn2 first");
+    assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(follower("nn1", 0).unclaimedActive("nn2", NOW, 60_000)
+        .handoffTarget("nn1").build(), NOW).kind(), "an operator's failover to this NameNode does not wait");
+  }
+
+  @Test
   void heldLeadershipIsNotContended() {
     assertEquals(Step.Kind.NONE, ControllerRules.decide(follower("nn1", 9).leader("nn2", false).build(), NOW).kind());
   }
