@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every key the shipped modules declare is in the generated {@code bulwark-site.xml.example} with its
- * default, and in the README's key table, so neither can fall behind the code.
+ * default, and in the key table of {@code docs/configuration.md}, so neither can fall behind the code.
  */
 class ConfigDocumentationTest {
   private static final Path EXAMPLE = Path.of(System.getProperty("bulwark.example.config",
       "target/generated/etc/hadoop/bulwark-site.xml.example"));
-  private static final Path README = Path.of(System.getProperty("bulwark.readme", "../README.md"));
+  private static final Path KEYS_PAGE = Path.of(System.getProperty("bulwark.root.dir", ".."), "docs", "configuration.md");
 
   @Test
   void exampleConfigurationHoldsEveryKeyWithItsDefault() throws Exception {
@@ -39,11 +39,11 @@ class ConfigDocumentationTest {
   }
 
   @Test
-  void readmeTableListsEveryKeyWithItsDefault() throws Exception {
-    String readme = Files.readString(README, StandardCharsets.UTF_8);
+  void keyTableListsEveryKeyWithItsDefault() throws Exception {
+    String page = Files.readString(KEYS_PAGE, StandardCharsets.UTF_8);
     for (ConfigKey<?> key : ConfigKeyCatalog.load(getClass().getClassLoader()).keys()) {
       String row = "| `" + key.getName() + "` | `" + key.getDefaultText() + "` |";
-      assertTrue(readme.contains(row), "README.md needs the row " + row + " (then its meaning)");
+      assertTrue(page.contains(row), "docs/configuration.md needs the row " + row + " (then its meaning)");
     }
   }
 }
