@@ -34,10 +34,10 @@ class HotStandbyMigrationIT {
   void theStockZkfcsActiveStaysActiveThroughMigrationRestartsAndRollback() throws Exception {
     File dir = new File("target/migration-" + System.currentTimeMillis());
     // The stock ZKFC as an administrator runs it (its defaults: with a 1 s health check it gave up a NameNode whose first
-    // transition had just ended, seen here); ours with the same sessions, long enough to outlast a controller's restart
-    // (a new JVM connects in 2-3 s) and the host's pauses.
+    // transition had just ended, seen here). Our sessions outlast a controller's restart: a new JVM connected 2-3 s
+    // after the old one ended on an idle host, 9 s on one busy with the other test JVM, past a 10 s session.
     try (ProcessHaCluster ha = ProcessHaCluster.start(dir, 2, 1, c -> {
-      c.set(HotStandbyKeys.ZK_SESSION_TIMEOUT.getName(), "10s");
+      c.set(HotStandbyKeys.ZK_SESSION_TIMEOUT.getName(), "30s");
       c.setInt("ha.zookeeper.session-timeout.ms", 10_000);
       c.setInt("dfs.ha.zkfc.nn.http.timeout.ms", 0);
     }); CuratorFramework zk = CuratorFrameworkFactory.newClient(ha.conf().get("ha.zookeeper.quorum"),
