@@ -4,10 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -162,15 +160,20 @@ public final class HotStandbyController extends Configured implements Tool, Clos
       ZNodes paths = new ZNodes(parent, ns);
       new ZnodeGuard(zooKeeper, access, paths).secure(nn);
       metrics = new ControllerMetrics(ns, nn);
+      // The nameservice's other NameNodes, resolved once: watched as peers, asked for their state before a takeover.
+      Map<String, NNHAServiceTarget> otherTargets = new LinkedHashMap<>();
+      for (String other : priorities.keySet()) {
+        if (!other.equals(nn)) {
+          otherTargets.put(other, new NNHAServiceTarget(conf, ns, other));
+        }
+      }
       PreviousActiveFencer.Silence silence = PreviousActiveFencer.Silence.UNKNOWN;
       if (HotStandbyKeys.SKIP_GRACEFUL_WHEN_SILENT.get(conf)) {
-        for (String other : priorities.keySet()) {
-          if (!other.equals(nn)) {
-            HealthMonitor peer = new HealthMonitor(conf, healthCheckAddress(new NNHAServiceTarget(conf, ns, other)),
-                healthInterval, healthTimeout, report -> { }, ns + "-" + other + "-seen-by-" + nn);
-            peer.onFatalError(this::fatal);
-            peers.put(other, peer);
-          }
+        for (Map.Entry<String, NNHAServiceTarget> other : otherTargets.entrySet()) {
+          HealthMonitor peer = new HealthMonitor(conf, healthCheckAddress(other.getValue()), healthInterval,
+              healthTimeout, report -> { }, ns + "-" + other.getKey() + "-seen-by-" + nn);
+          peer.onFatalError(this::fatal);
+          peers.put(other.getKey(), peer);
         }
         silence = other -> {
           HealthMonitor peer = peers.get(other);
@@ -184,11 +187,9 @@ public final class HotStandbyController extends Configured implements Tool, Clos
           holder[0].onElectionChange();
         }
       });
-      List<String> otherIds = new ArrayList<>(priorities.keySet());
-      otherIds.remove(nn);
-      OtherNameNodes others = new OtherNameNodes(otherIds, other -> {
+      OtherNameNodes others = new OtherNameNodes(otherTargets.keySet(), other -> {
         HAServiceState[] state = new HAServiceState[1];
-        HaServiceProxies.call(conf, new NNHAServiceTarget(conf, ns, other).getAddress(), gracefulTimeout,
+        HaServiceProxies.call(conf, otherTargets.get(other).getAddress(), gracefulTimeout,
             p -> state[0] = p.getServiceStatus().getState());
         return state[0];
       });
@@ -372,8 +373,9 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     closeQuietly(rpc);
     if (leaveSession) {
       loop.closeKeepingLock();
+    } else {
+      closeQuietly(loop);
     }
-    closeQuietly(loop);
     closeQuietly(health);
     for (HealthMonitor peer : peers.values()) {
       closeQuietly(peer);

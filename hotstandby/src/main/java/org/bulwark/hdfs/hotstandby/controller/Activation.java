@@ -160,10 +160,8 @@ final class Activation {
     }
     taken = l;
     steps.after(Step.LOCKED);
-    Set<String> named = new TreeSet<>(l.toFence());
-    named.add(target.nameNodeId());
     Set<String> toFence = new TreeSet<>(l.toFence());
-    toFence.addAll(others.active(named));
+    toFence.addAll(others.active(l.toFence()));
     Fenced fenced = fencePrevious(toFence);
     if (fenced.unfenced != null) {
       return new Result(Outcome.FENCING_FAILED, l, null, "could not fence NameNode " + fenced.unfenced, fenced, 0);

@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -481,9 +480,7 @@ public final class ControllerLoop implements Closeable {
       unclaimedActive = null;
       return;
     }
-    Set<String> skip = new TreeSet<>(election.cachedMayBeActive());
-    skip.add(nameNode.nameNodeId());
-    Set<String> found = others.active(skip);
+    Set<String> found = others.active(election.cachedMayBeActive());
     String first = found.isEmpty() ? null : found.iterator().next();
     if (first == null || !first.equals(unclaimedActive)) {
       unclaimedActiveSince = now;

@@ -33,6 +33,7 @@ public final class OtherNameNodes {
   private final List<String> others;
   private final StateProbe probe;
 
+  /** @param others the nameservice's NameNodes but this controller's own */
   public OtherNameNodes(Collection<String> others, StateProbe probe) {
     this.others = new ArrayList<>(others);
     this.probe = probe;
