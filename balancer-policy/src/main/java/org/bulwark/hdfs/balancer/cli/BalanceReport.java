@@ -33,6 +33,7 @@ final class BalanceReport {
     m.put("duration_s", durationSeconds);
     m.put("bytes_moved", record.bytesMoved());
     m.put("bytes_min_to_move", record.bytesMinToMove());
+    m.put("bytes_least", record.bytesLeast());
     m.put("bytes_failed", record.bytesFailed());
     m.put("bytes_refused", record.bytesRefused());
     m.put("mb_per_s", durationSeconds <= 0 ? 0.0 : record.bytesMoved() / (1024.0 * 1024.0) / durationSeconds);
@@ -74,8 +75,9 @@ final class BalanceReport {
     out.printf("  %-28s %d: %d adding a rack (%.1f%%), %d keeping the rack count%n", "block moves", moves,
         record.movesAddingRack(), moves == 0 ? 0.0 : record.movesAddingRack() * 100.0 / moves,
         record.movesKeepingRack());
-    out.printf("  %-28s %d of the %d moves (the best share any plan could reach: %.1f%%)%n", "could have added a rack",
-        record.movesAddingRackPossible(), moves, moves == 0 ? 100.0 : record.movesAddingRackPossible() * 100.0 / moves);
+    out.printf("  %-28s %d of the best possible %d moves raised a rack; %s moved, %s was the least that balances%n",
+        "rack-adding moves", record.movesAddingRack(), record.movesAddingRackPossible(),
+        StringUtils.byteDesc(record.bytesMoved()), StringUtils.byteDesc(record.bytesLeast()));
     if (record.before() != null) {
       out.printf("  %-28s %.2f -> %.2f points (largest distance from average after: %.2f)%n",
           "DataNode utilisation std-dev", record.before().stdDev(), record.after().stdDev(),

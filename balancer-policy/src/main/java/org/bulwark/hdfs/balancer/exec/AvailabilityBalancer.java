@@ -247,6 +247,9 @@ public final class AvailabilityBalancer implements Closeable {
     if (plan.isEmpty()) {
       return;
     }
+    if (!spreading) {
+      record.bytesLeast += plan.leastBytes() >= 0 ? plan.leastBytes() : c.bytesLeftToMove();
+    }
     moves.anyPlanned = true;
     List<PlannedMove> addingMoves = new ArrayList<>();
     List<PlannedMove> keepingMoves = new ArrayList<>();

@@ -12,6 +12,7 @@ public final class RunRecord {
   long bytesFailed;
   long bytesRefused;
   long bytesMinToMove = -1;
+  long bytesLeast;
   UtilisationFigures before;
   UtilisationFigures after;
   SortedMap<Integer, Long> blocksByRacksBefore;
@@ -53,6 +54,14 @@ public final class RunRecord {
   /** Bytes of planned moves the dispatcher kept refusing, given up (the next iteration planned around them). */
   public long bytesRefused() {
     return bytesRefused;
+  }
+
+  /**
+   * Per iteration, the least bytes that balance as the optimiser found them (or, where it did not plan or could not
+   * balance, the iteration's bytes left outside the threshold), summed.
+   */
+  public long bytesLeast() {
+    return bytesLeast;
   }
 
   /** Bytes that had to move before the first iteration (the classification's bytes left). */

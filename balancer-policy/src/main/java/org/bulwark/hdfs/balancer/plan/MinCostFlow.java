@@ -3,9 +3,9 @@ package org.bulwark.hdfs.balancer.plan;
 import java.util.Arrays;
 
 /**
- * A minimum-cost flow of a required amount over small integer capacities and costs: successive shortest
- * paths, Dijkstra on reduced costs. The move assignment ({@link RackAddingAssignment}) needs nothing more:
- * a few thousand unit edges whose costs are 0 or -1, solved once per iteration.
+ * A minimum-cost flow over integer capacities and costs: successive shortest paths, Dijkstra on reduced costs.
+ * The iteration's plan ({@link BalanceFlow}) and the move assignment ({@link RackAddingAssignment}) need nothing
+ * more: graphs of a few thousand edges, solved a few times per iteration.
  *
  * <p>Negative costs are allowed on a graph without negative cycles (the assignment's graphs are acyclic): the
  * first potentials come from Bellman-Ford.
@@ -49,6 +49,20 @@ final class MinCostFlow {
    * @return the flow sent: less than {@code amount} when the graph cannot carry it
    */
   long solve(int s, int t, long amount) {
+    return augment(s, t, amount, false);
+  }
+
+  /**
+   * Sends flow from {@code s} to {@code t} for as long as a path of negative cost is left: the flow of least
+   * total cost over every amount (path costs only rise from one augmentation to the next).
+   *
+   * @return the flow sent
+   */
+  long solveLeastCost(int s, int t) {
+    return augment(s, t, INF, true);
+  }
+
+  private long augment(int s, int t, long amount, boolean whileNegative) {
     long[] potential = bellmanFord(s);
     for (int v = 0; v < n; v++) {
       if (potential[v] >= INF) {
@@ -60,7 +74,7 @@ final class MinCostFlow {
     int[] via = new int[n];
     while (sent < amount) {
       dijkstra(s, potential, dist, via);
-      if (dist[t] >= INF) {
+      if (dist[t] >= INF || whileNegative && dist[t] + potential[t] - potential[s] >= 0) {
         break;
       }
       for (int v = 0; v < n; v++) {

@@ -18,7 +18,11 @@ import java.util.TreeSet;
 /**
  * Decides the moves of one iteration of the availability policy.
  *
- * <p>Every candidate move (source, target, block) is ranked by the change it makes to the number
+ * <p>The iteration is planned as an optimisation first ({@link BalanceFlow}: the need to get inside the threshold met,
+ * then the fewest bytes, then the most rack-adding moves). Where its rounding of mixed block sizes leaves more bytes
+ * outside the threshold than the phases below do, or the candidate set is too large for a flow, the phases plan.
+ *
+ * <p>The phases. Every candidate move (source, target, block) is ranked by the change it makes to the number
  * of racks holding the block: moves that add a rack come first, moves that keep the count are
  * made only where balance needs them, and a move that would lower it is never made. In order:
  * <ol>
@@ -54,11 +58,13 @@ public final class MovePlanner {
   private final RackSpread racks;
   private final MoveCheck check;
   private final RackAddingAssignment assignment;
+  private final BalanceFlow flow;
 
   public MovePlanner(int[] rackOf, MoveCheck check) {
     this.racks = new RackSpread(rackOf);
     this.check = check;
     this.assignment = new RackAddingAssignment(racks, check);
+    this.flow = new BalanceFlow(racks, check);
   }
 
   /**
@@ -67,6 +73,80 @@ public final class MovePlanner {
    * @param fetched blocks fetched from each source node, keyed by the source's index
    */
   public Plan balance(Classification c, Map<Integer, List<BlockCandidate>> fetched) {
+    List<PlannedMove> optimised = flow.plan(c, fetched);
+    if (optimised == null) {
+      return phased(c, fetched);
+    }
+    long optimisedOutside = bytesOutside(c, optimised);
+    if (optimisedOutside == 0) {
+      return optimumPlan(optimised, true);
+    }
+    // Mixed block sizes make the flow round; where its plan leaves more outside the threshold than the phases',
+    // balance comes first.
+    Plan phased = phased(c, fetched);
+    return bytesOutside(c, phased.moves()) < optimisedOutside ? phased : optimumPlan(optimised, false);
+  }
+
+  /**
+   * The optimiser's plan, rack-adding moves first; what it reached is the optimum it reports, and its bytes the least
+   * that balance where it balances.
+   */
+  private static Plan optimumPlan(List<PlannedMove> moves, boolean balances) {
+    List<PlannedMove> ordered = new ArrayList<>();
+    Set<PlannedMove> adding = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (PlannedMove m : moves) {
+      if (m.addsRack()) {
+        ordered.add(m);
+        adding.add(m);
+      }
+    }
+    for (PlannedMove m : moves) {
+      if (!m.addsRack()) {
+        ordered.add(m);
+      }
+    }
+    long bytes = 0;
+    for (PlannedMove m : moves) {
+      bytes += m.block().size();
+    }
+    return new Plan(ordered, adding, balances ? bytes : -1);
+  }
+
+  /** Bytes outside the threshold after these moves: every over-utilised node's excess plus every under-utilised one's lack. */
+  static long bytesOutside(Classification c, List<PlannedMove> moves) {
+    long[] net = new long[c.nodeCount()];
+    for (PlannedMove m : moves) {
+      net[m.source()] -= m.block().size();
+      net[m.target()] += m.block().size();
+    }
+    long[] outside = outside(c, net);
+    // Both sides counted (not the larger, as bytesBeyondThreshold): a plan that fixes one side only is no better.
+    return outside[0] + outside[1];
+  }
+
+  private static long bytesBeyondThreshold(Classification c, long[] net) {
+    long[] outside = outside(c, net);
+    return Math.max(outside[0], outside[1]);
+  }
+
+  /** Bytes the nodes are over the threshold above the average and under it below, after the net changes. */
+  private static long[] outside(Classification c, long[] net) {
+    long[] outside = new long[2];
+    for (int node = 0; node < net.length; node++) {
+      if (!c.hasUsage(node)) {
+        continue;
+      }
+      double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
+      double beyond = Math.abs(diff) - c.threshold();
+      if (beyond > 0 && (diff <= 0 ? c.targetAllowed(node) : c.sourceAllowed(node))) {
+        outside[diff > 0 ? 0 : 1] += Classification.percentToBytes(beyond, c.capacity(node));
+      }
+    }
+    return outside;
+  }
+
+  /** The phases' plan (the class comment), for candidate sets too big for the flow or where it leaves more outside. */
+  private Plan phased(Classification c, Map<Integer, List<BlockCandidate>> fetched) {
     Map<Integer, List<BlockCandidate>> candidates = leastFlexibleFirst(fetched);
     Assigner best = assign(c, candidates, Order.RACK_ADDING_FIRST);
     long left = best.bytesBeyondThreshold(c);
@@ -481,24 +561,7 @@ public final class MovePlanner {
      * as {@link Classification#bytesLeftToMove()} counts it.
      */
     long bytesBeyondThreshold(Classification c) {
-      long overBytes = 0;
-      long underBytes = 0;
-      for (int node = 0; node < net.length; node++) {
-        if (!c.hasUsage(node)) {
-          continue;
-        }
-        double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
-        double beyond = Math.abs(diff) - c.threshold();
-        if (beyond > 0 && (diff <= 0 ? c.targetAllowed(node) : c.sourceAllowed(node))) {
-          long bytes = Classification.percentToBytes(beyond, c.capacity(node));
-          if (diff > 0) {
-            overBytes += bytes;
-          } else {
-            underBytes += bytes;
-          }
-        }
-      }
-      return Math.max(overBytes, underBytes);
+      return MovePlanner.bytesBeyondThreshold(c, net);
     }
 
     private boolean hasNeedyTarget() {

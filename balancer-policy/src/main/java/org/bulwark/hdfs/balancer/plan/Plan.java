@@ -10,8 +10,14 @@ public final class Plan {
   private final long bytes;
   private final int addingRack;
   private final Set<PlannedMove> addingRackPossible;
+  private final long leastBytes;
 
   Plan(List<PlannedMove> moves, Set<PlannedMove> addingRackPossible) {
+    this(moves, addingRackPossible, -1);
+  }
+
+  /** @param leastBytes the optimiser's least bytes that balance, -1 where it did not plan */
+  Plan(List<PlannedMove> moves, Set<PlannedMove> addingRackPossible, long leastBytes) {
     this.moves = Collections.unmodifiableList(moves);
     long b = 0;
     int adding = 0;
@@ -24,6 +30,15 @@ public final class Plan {
     this.bytes = b;
     this.addingRack = adding;
     this.addingRackPossible = addingRackPossible;
+    this.leastBytes = leastBytes;
+  }
+
+  /**
+   * The least bytes that bring every node inside the threshold, as the optimiser found them ({@link BalanceFlow}),
+   * or -1 where the optimiser did not plan this iteration or its plan left a node outside.
+   */
+  public long leastBytes() {
+    return leastBytes;
   }
 
   public List<PlannedMove> moves() {
@@ -39,9 +54,9 @@ public final class Plan {
   }
 
   /**
-   * Of these moves, how many could have added a rack: those whose target's rack some candidate block could
-   * be moved onto from a rack that holds it twice (a rack-adding move into that target existed). The
-   * share {@code movesAddingRack / moves} is judged against {@code movesAddingRackPossible / moves}.
+   * The most rack-adding moves a plan of the least bytes could make: the optimiser's optimum where it planned the
+   * iteration ({@link BalanceFlow}); otherwise, of these moves, those whose target's rack some candidate block could be
+   * moved onto from a rack that holds it twice.
    */
   public int movesAddingRackPossible() {
     return addingRackPossible.size();

@@ -230,7 +230,7 @@ class BalancerPoliciesBenchmark {
         r.put("reported_moves", Long.parseLong(own.group(1)));
         r.put("reported_moves_adding_rack", Long.parseLong(own.group(2)));
       }
-      Matcher possible = Pattern.compile("could have added a rack\\s+(\\d+) of").matcher(console);
+      Matcher possible = Pattern.compile("rack-adding moves\\s+\\d+ of the best possible (\\d+) moves").matcher(console);
       if (possible.find()) {
         r.put("moves_adding_rack_possible", Long.parseLong(possible.group(1)));
       }

@@ -1,0 +1,222 @@
+package org.bulwark.hdfs.balancer.plan;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.google.ortools.Loader;
+import com.google.ortools.sat.BoolVar;
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
+
+/**
+ * The best plan of one balancer iteration, found by an integer program over the same candidate blocks the planner
+ * gets, and written from the rules, not from the planner: it shares no code with it but the data types.
+ *
+ * <p>One binary per (block, source that fetched it, target): a block moves at most once; a source is above the
+ * average and gives at most down to it, a target is below it and takes at most up to it (and its remaining space),
+ * nobody more than {@code dfs.balancer.max-size-to-move}; an above-average source gives only to an under-utilised
+ * target (the stock pairing); no move lowers the block's rack count, and every move passes the NameNode's check.
+ * Solved three times by CP-SAT, lexicographically, in bytes: the least left outside the threshold; then, with that,
+ * the fewest bytes; then, with those, the most rack-adding moves.
+ */
+final class ExactBalanceReference {
+  private static final double MB = 1 << 20;
+
+  /** The optimum: MB left outside the threshold, MB moved, rack-adding moves, and whether the solver proved it. */
+  record Optimum(double outsideMb, double movedMb, int adding, boolean proven) {}
+
+  private record Move(BlockCandidate block, int source, int target, boolean adding) {}
+
+  static {
+    Loader.loadNativeLibraries();
+  }
+
+  private ExactBalanceReference() {
+  }
+
+  /** How far outside the threshold the nodes are after the moves, in MB: over-utilised excess plus under-utilised lack. */
+  static double outsideMb(ModelLayout layout, double threshold, List<PlannedMove> moves) {
+    long[] used = layout.used.clone();
+    for (PlannedMove m : moves) {
+      used[m.source()] -= m.block().size();
+      used[m.target()] += m.block().size();
+    }
+    double average = layout.average();
+    double outside = 0;
+    for (int n = 0; n < used.length; n++) {
+      double upper = (average + threshold) / 100 * layout.capacity[n];
+      double lower = (average - threshold) / 100 * layout.capacity[n];
+      outside += Math.max(0, used[n] - upper) + Math.max(0, lower - used[n]);
+    }
+    return outside / MB;
+  }
+
+  static Optimum solve(ModelLayout layout, double threshold, long maxSizeToMove,
+      Map<Integer, List<BlockCandidate>> candidates, MoveCheck check) {
+    int n = layout.nodes();
+    double average = layout.average();
+    List<Move> moves = new ArrayList<>();
+    Set<BlockCandidate> seen = new HashSet<>();
+    for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
+      int s = e.getKey();
+      if (layout.utilisation(s) <= average) {
+        continue;
+      }
+      boolean sourceOver = layout.utilisation(s) - average > threshold;
+      for (BlockCandidate b : e.getValue()) {
+        seen.add(b);
+        for (int t = 0; t < n; t++) {
+          if (layout.utilisation(t) >= average || held(b, t)) {
+            continue;
+          }
+          boolean targetUnder = average - layout.utilisation(t) > threshold;
+          if (!sourceOver && !targetUnder) {
+            continue;
+          }
+          int before = racks(layout, b.holders(), -1, -1);
+          int after = racks(layout, b.holders(), s, t);
+          if (after < before || !check.isMovable(b, s, t)) {
+            continue;
+          }
+          moves.add(new Move(b, s, t, after > before));
+        }
+      }
+    }
+    Solution outside = optimise(layout, threshold, maxSizeToMove, moves, Stage.OUTSIDE, 0, 0, null);
+    Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside);
+    Solution adding = optimise(layout, threshold, maxSizeToMove, moves, Stage.ADDING, outside.value, bytes.value,
+        bytes);
+    return new Optimum(outside.value / MB, bytes.value / MB, (int) adding.value,
+        outside.proven && bytes.proven && adding.proven);
+  }
+
+  private enum Stage { OUTSIDE, BYTES, ADDING }
+
+  /** A stage's optimum, whether proven, and its moves (the next stage's hint). */
+  private record Solution(long value, boolean proven, boolean[] chosen) {}
+
+  private static Solution optimise(ModelLayout layout, double threshold, long maxSizeToMove, List<Move> moves,
+      Stage stage, long outsideBound, long bytesBound, Solution previous) {
+    int n = layout.nodes();
+    double average = layout.average();
+    CpModel model = new CpModel();
+    List<BoolVar> x = new ArrayList<>();
+    for (int i = 0; i < moves.size(); i++) {
+      x.add(model.newBoolVar("x" + i));
+    }
+    // Per node: what it gives or takes (at most its room) and that plus its slack (at least its need), in bytes.
+    LinearExprBuilder[] flow = new LinearExprBuilder[n];
+    IntVar[] slack = new IntVar[n];
+    long[] most = new long[n];
+    long[] must = new long[n];
+    LinearExprBuilder outside = LinearExpr.newBuilder();
+    for (int v = 0; v < n; v++) {
+      double cap = layout.capacity[v];
+      double used = layout.used[v];
+      if (layout.utilisation(v) > average) {
+        most[v] = (long) Math.floor(Math.min(used - average / 100 * cap, maxSizeToMove));
+        must[v] = (long) Math.ceil(used - (average + threshold) / 100 * cap);
+      } else if (layout.utilisation(v) < average) {
+        most[v] = (long) Math.floor(Math.min(Math.min(average / 100 * cap - used, cap - used), maxSizeToMove));
+        must[v] = (long) Math.ceil((average - threshold) / 100 * cap - used);
+      }
+      flow[v] = LinearExpr.newBuilder();
+      slack[v] = model.newIntVar(0, Math.max(0, must[v]), "slack" + v);
+      outside.add(slack[v]);
+    }
+    Map<BlockCandidate, LinearExprBuilder> once = new LinkedHashMap<>();
+    LinearExprBuilder moved = LinearExpr.newBuilder();
+    LinearExprBuilder adding = LinearExpr.newBuilder();
+    for (int i = 0; i < moves.size(); i++) {
+      Move m = moves.get(i);
+      once.computeIfAbsent(m.block, b -> LinearExpr.newBuilder()).add(x.get(i));
+      flow[m.source].addTerm(x.get(i), m.block.size());
+      flow[m.target].addTerm(x.get(i), m.block.size());
+      moved.addTerm(x.get(i), m.block.size());
+      if (m.adding) {
+        adding.add(x.get(i));
+      }
+    }
+    for (LinearExprBuilder e : once.values()) {
+      model.addLessOrEqual(e, 1);
+    }
+    for (int v = 0; v < n; v++) {
+      LinearExpr f = flow[v].build();
+      if (layout.utilisation(v) < average && most[v] > 0) {
+        // The stock dispatcher gives a target blocks while it has room: the last may be bigger than the room left.
+        List<LinearExpr> sizes = new ArrayList<>();
+        long biggest = 0;
+        for (int i = 0; i < moves.size(); i++) {
+          if (moves.get(i).target == v) {
+            sizes.add(LinearExpr.term(x.get(i), moves.get(i).block.size()));
+            biggest = Math.max(biggest, moves.get(i).block.size());
+          }
+        }
+        IntVar last = model.newIntVar(0, biggest, "last" + v);
+        if (!sizes.isEmpty()) {
+          model.addMaxEquality(last, sizes);
+        }
+        model.addLessOrEqual(LinearExpr.newBuilder().add(f).addTerm(last, -1), most[v] - 1);
+      } else {
+        model.addLessOrEqual(f, Math.max(0, most[v]));
+      }
+      model.addGreaterOrEqual(LinearExpr.newBuilder().add(f).add(slack[v]), must[v]);
+    }
+    switch (stage) {
+      case OUTSIDE:
+        model.minimize(outside);
+        break;
+      case BYTES:
+        model.addLessOrEqual(outside, outsideBound);
+        model.minimize(moved);
+        break;
+      default:
+        model.addLessOrEqual(outside, outsideBound);
+        model.addLessOrEqual(moved, bytesBound);
+        model.maximize(adding);
+        break;
+    }
+    if (previous != null) {
+      for (int i = 0; i < moves.size(); i++) {
+        model.addHint(x.get(i), previous.chosen[i] ? 1 : 0);
+      }
+    }
+    CpSolver solver = new CpSolver();
+    solver.getParameters().setNumWorkers(1).setMaxTimeInSeconds(2);
+    CpSolverStatus status = solver.solve(model);
+    if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
+      throw new IllegalStateException("the integer program found no plan at stage " + stage + ": " + status);
+    }
+    boolean[] chosen = new boolean[moves.size()];
+    for (int i = 0; i < moves.size(); i++) {
+      chosen[i] = solver.booleanValue(x.get(i));
+    }
+    return new Solution(Math.round(solver.objectiveValue()), status == CpSolverStatus.OPTIMAL, chosen);
+  }
+
+  private static boolean held(BlockCandidate b, int node) {
+    for (int h : b.holders()) {
+      if (h == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Distinct racks of the holders, with {@code from} replaced by {@code to} (none replaced when from is -1). */
+  private static int racks(ModelLayout layout, int[] holders, int from, int to) {
+    Set<Integer> racks = new HashSet<>();
+    for (int h : holders) {
+      racks.add(layout.rackOf[h == from ? to : h]);
+    }
+    return racks.size();
+  }
+}
