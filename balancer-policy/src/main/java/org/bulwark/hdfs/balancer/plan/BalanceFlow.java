@@ -1,8 +1,10 @@
 package org.bulwark.hdfs.balancer.plan;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +24,15 @@ import java.util.Set;
  * average or {@code dfs.balancer.max-size-to-move}; and the policy's: no move lowers a block's rack count, every move
  * passes {@link MoveCheck}.
  *
- * <p>As the stock dispatcher, a target with room left may take a block bigger than that room (it ends less than one
- * block past it); the flow allows it where it meets a need, at the cost of moving those bytes once more.
+ * <p>As the stock dispatcher, a node with room left may give or take a block bigger than that room (it ends less than
+ * one block past it); the flow allows it where it meets a need, at the cost of moving those bytes once more.
  *
  * <p>Flow units are the blocks' greatest common size, so a flow of equal-sized blocks is integral and the plan exact.
  * Mixed sizes can split a block over two targets: such a block moves whole where most of it went, if that much went,
  * and the flow runs again on what is left (the last round moves every block it touched whole). A block fetched through
  * several sources is offered by each of them; where the flow moves it from two, it moves from the one that carried most
- * of it (a rack-adding move first), and the next round plans what the other source still needs.
+ * of it (a rack-adding move first), and the iteration is planned again without the other offer (the best plan of these
+ * attempts is kept). Each attempt's plan is then refined move by move ({@link PlanRefinement}).
  */
 final class BalanceFlow {
   /**
@@ -40,6 +43,8 @@ final class BalanceFlow {
   /** Most flow units: beyond it, a unit is more than the blocks' common size and every plan rounds. */
   private static final long MAX_UNITS = 1L << 22;
   private static final int ROUNDS = 4;
+  /** Most plans of one iteration, each with the offers that lost a shared block withdrawn. */
+  private static final int MAX_ATTEMPTS = 8;
   /** Parts of a flow unit by which a node's need is weighed. */
   private static final long TICKS = 1024;
 
@@ -85,8 +90,10 @@ final class BalanceFlow {
       }
     }
     List<Offer> offered = new ArrayList<>();
+    Map<Integer, List<BlockCandidate>> offersBySource = new HashMap<>();
     for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
       if (giveMax[e.getKey()] > 0) {
+        offersBySource.put(e.getKey(), e.getValue());
         for (BlockCandidate b : e.getValue()) {
           offered.add(new Offer(b, e.getKey()));
         }
@@ -101,88 +108,106 @@ final class BalanceFlow {
       targets += takeMax[node] > 0 ? 1 : 0;
       giving += giveMax[node];
     }
+    int[] targetNodes = new int[targets];
+    long[] room = new long[n];
+    for (int node = 0, i = 0; node < n; node++) {
+      if (takeMax[node] > 0) {
+        targetNodes[i++] = node;
+      }
+      room[node] = giveMax[node] + takeMax[node]; // a node is a source or a target, never both
+    }
+    MoveRules rules = new MoveRules(racks, check, over, under);
     long smallest = Long.MAX_VALUE;
     for (Offer o : offered) {
       smallest = Math.min(smallest, Math.max(1, o.block.size()));
     }
     long passes = Math.min(offered.size(), giving / smallest + 1);
+    long work = (long) offered.size() * targets * passes;
     if ((long) offered.size() * targets > MAX_WORK / passes) {
       return null;
     }
+    // A block fetched through several sources may move once: where the flow moved one from two, the losing offers
+    // are withdrawn and the whole iteration planned again around them, while the work allows.
+    int attempts = (int) Math.max(1, Math.min(MAX_ATTEMPTS, 2 * MAX_WORK / Math.max(1, work)));
+    List<PlannedMove> best = null;
+    long[] bestScore = null;
+    Set<Offer> withdrawn = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (int attempt = 0; attempt < attempts; attempt++) {
+      List<Offer> offers = new ArrayList<>();
+      for (Offer o : offered) {
+        if (!withdrawn.contains(o)) {
+          offers.add(o);
+        }
+      }
+      Set<Offer> losers = Collections.newSetFromMap(new IdentityHashMap<>());
+      NodeLoads loads = new NodeLoads(c, room);
+      List<PlannedMove> moves = attempt(c, rules, offers, giveMust.clone(), takeMust.clone(), takeMax, loads, losers);
+      long refineWork = PlanRefinement.work(moves.size(), offersBySource, targets);
+      // Each pass weighs about as many changes as the flow's own work; none where one pass would cost more.
+      int refinePasses = (int) Math.min(PlanRefinement.MAX_PASSES, MAX_WORK / Math.max(1, refineWork));
+      moves = new PlanRefinement(c, rules, loads, targetNodes, offersBySource, moves).refine(refinePasses);
+      long[] score = score(c, moves);
+      if (best == null || PlanRefinement.better(score, bestScore)) {
+        best = moves;
+        bestScore = score;
+      }
+      if (losers.isEmpty()) {
+        break;
+      }
+      withdrawn.addAll(losers);
+    }
+    return best;
+  }
+
+  /** A plan's standing, least best: bytes left outside the threshold, bytes moved, rack-adding moves (negated). */
+  private static long[] score(Classification c, List<PlannedMove> moves) {
+    long bytes = 0;
+    long adding = 0;
+    for (PlannedMove m : moves) {
+      bytes += m.block().size();
+      adding += m.addsRack() ? 1 : 0;
+    }
+    return new long[] {MovePlanner.bytesOutside(c, moves), bytes, -adding};
+  }
+
+  /**
+   * One plan over these offers, by flow rounds (their moves added to loads); the offers that lost a block to another
+   * go to losers.
+   */
+  private List<PlannedMove> attempt(Classification c, MoveRules rules, List<Offer> offered, long[] giveMust,
+      long[] takeMust, long[] takeMax, NodeLoads loads, Set<Offer> losers) {
     List<PlannedMove> moves = new ArrayList<>();
     List<Offer> left = offered;
     for (int round = 1; round <= ROUNDS && !left.isEmpty(); round++) {
-      List<PlannedMove> found = round(c, left, giveMust, giveMax, takeMust, takeMax, over, under, round == ROUNDS);
-      if (found.isEmpty()) {
-        break;
-      }
+      List<PlannedMove> found = round(c, rules, left, giveMust, takeMust, takeMax, loads, round == ROUNDS, losers);
       Set<BlockCandidate> moved = new HashSet<>();
       for (PlannedMove m : found) {
-        moves.add(m);
-        moved.add(m.block());
+        // Rounding can let a node's small blocks cross its room; such moves wait for the next round.
         long size = m.block().size();
-        giveMust[m.source()] = Math.max(0, giveMust[m.source()] - size);
-        giveMax[m.source()] = Math.max(0, giveMax[m.source()] - size);
-        takeMust[m.target()] = Math.max(0, takeMust[m.target()] - size);
-        takeMax[m.target()] = Math.max(0, takeMax[m.target()] - size);
+        if (loads.fits(m.source(), size) && loads.fits(m.target(), size)) {
+          accept(m, moves, loads, giveMust, takeMust);
+          moved.add(m.block());
+        }
+      }
+      if (moved.isEmpty() && round < ROUNDS - 1) {
+        round = ROUNDS - 1; // no block carried half-way or more: the last round moves those it touched whole
       }
       left = without(left, moved);
       if (!needRemains(giveMust) && !needRemains(takeMust)) {
         break;
       }
     }
-    topUp(moves, left, giveMust, giveMax, takeMust, takeMax, over, under);
     return moves;
   }
 
-  /**
-   * What rounding left unmet, one whole block at a time: the move that meets the most bytes of need (then adds a
-   * rack, then moves the fewest bytes), as long as one meets any.
-   */
-  private void topUp(List<PlannedMove> moves, List<Offer> left, long[] giveMust, long[] giveMax, long[] takeMust,
-      long[] takeMax, boolean[] over, boolean[] under) {
-    Set<BlockCandidate> moved = new HashSet<>();
-    while (needRemains(giveMust) || needRemains(takeMust)) {
-      PlannedMove best = null;
-      long bestMet = 0;
-      for (Offer o : left) {
-        long size = o.block.size();
-        if (moved.contains(o.block) || giveMax[o.source] < size) {
-          continue;
-        }
-        for (int t = 0; t < takeMax.length; t++) {
-          if (takeMax[t] <= 0) {
-            continue;
-          }
-          long met = Math.min(size, giveMust[o.source]) + Math.min(size, takeMust[t]);
-          if (met == 0 || met < bestMet || !allowed(o.block, o.source, t, over, under)) {
-            continue;
-          }
-          PlannedMove m = new PlannedMove(o.block, o.source, t, racks.delta(o.block.holders(), o.source, t));
-          if (best == null || met > bestMet || m.addsRack() && !best.addsRack()
-              || m.addsRack() == best.addsRack() && size < best.block().size()) {
-            best = m;
-            bestMet = met;
-          }
-        }
-      }
-      if (best == null) {
-        return;
-      }
-      moves.add(best);
-      moved.add(best.block());
-      long size = best.block().size();
-      giveMust[best.source()] = Math.max(0, giveMust[best.source()] - size);
-      giveMax[best.source()] -= size;
-      takeMust[best.target()] = Math.max(0, takeMust[best.target()] - size);
-      takeMax[best.target()] = Math.max(0, takeMax[best.target()] - size);
-    }
-  }
-
-  /** The stock pairing, the policy's rack rule and the NameNode's check, for one move. */
-  private boolean allowed(BlockCandidate b, int s, int t, boolean[] over, boolean[] under) {
-    return t != s && !b.isHeldBy(t) && (over[s] || under[t]) && racks.delta(b.holders(), s, t) >= 0
-        && check.isMovable(b, s, t);
+  private static void accept(PlannedMove m, List<PlannedMove> moves, NodeLoads loads, long[] giveMust,
+      long[] takeMust) {
+    long size = m.block().size();
+    moves.add(m);
+    loads.add(m.source(), size);
+    loads.add(m.target(), size);
+    giveMust[m.source()] = Math.max(0, giveMust[m.source()] - size);
+    takeMust[m.target()] = Math.max(0, takeMust[m.target()] - size);
   }
 
   private static boolean needRemains(long[] must) {
@@ -208,8 +233,8 @@ final class BalanceFlow {
    * One flow over the blocks still unplanned and the needs and rooms still left; the blocks it moves whole, and in
    * the last round every block it touched (to the target that got most of it).
    */
-  private List<PlannedMove> round(Classification c, List<Offer> offered, long[] giveMust,
-      long[] giveMax, long[] takeMust, long[] takeMax, boolean[] over, boolean[] under, boolean last) {
+  private List<PlannedMove> round(Classification c, MoveRules rules, List<Offer> offered, long[] giveMust,
+      long[] takeMust, long[] takeMax, NodeLoads loads, boolean last, Set<Offer> losers) {
     int n = c.nodeCount();
     long unit = 0;
     long totalBytes = 0;
@@ -235,19 +260,21 @@ final class BalanceFlow {
     int firstBlock = 2 + n;
     MinCostFlow flow = new MinCostFlow(firstBlock + offered.size());
     for (int node = 0; node < n; node++) {
-      if (giveMax[node] > 0) {
-        long most = giveMax[node] / unit;
-        long must = addNeed(flow, 0, 2 + node, giveMust[node], most, unit, m);
-        flow.add(0, 2 + node, most - must, 0);
-      } else if (takeMax[node] > 0) {
-        long most = takeMax[node] / unit;
-        // As the stock dispatcher, a target with room left takes a block bigger than that room: it ends less than
-        // one block past it; those units cost as much again as a move (used only where they meet a need).
-        long past = ceilDiv(takeMax[node], unit) + overshoot;
-        long must = addNeed(flow, 2 + node, 1, takeMust[node], past, unit, m);
-        flow.add(2 + node, 1, Math.max(0, most - must), 0);
-        flow.add(2 + node, 1, past - Math.max(must, most), k);
+      long room = loads.left(node);
+      if (room <= 0) {
+        continue;
       }
+      // A node's last block may cross its room (NodeLoads): with blocks of one size, exactly the units up to the room's
+      // ceiling. A bigger block crossing it needs more units than that; those cost as much again as a move, so that
+      // they are used only where they meet a need.
+      long most = ceilDiv(room, unit);
+      long past = most + overshoot;
+      boolean target = takeMax[node] > 0;
+      int from = target ? 2 + node : 0;
+      int to = target ? 1 : 2 + node;
+      long must = addNeed(flow, from, to, target ? takeMust[node] : giveMust[node], past, unit, m);
+      flow.add(from, to, Math.max(0, most - must), 0);
+      flow.add(from, to, past - Math.max(must, most), k);
     }
     List<int[]> edges = new ArrayList<>(); // edge, offer index, target
     for (int i = 0; i < offered.size(); i++) {
@@ -256,7 +283,7 @@ final class BalanceFlow {
       long cap = unitsOf(b.size(), unit);
       flow.add(2 + s, firstBlock + i, cap, 0);
       for (int t = 0; t < n; t++) {
-        if (takeMax[t] <= 0 || !allowed(b, s, t, over, under)) {
+        if (takeMax[t] <= 0 || loads.left(t) <= 0 || !rules.allowed(b, s, t)) {
           continue;
         }
         int delta = racks.delta(b.holders(), s, t);
@@ -280,6 +307,7 @@ final class BalanceFlow {
     // Per block, the offer that carried most of it (a rack-adding move first): a block moves once.
     Map<BlockCandidate, PlannedMove> chosen = new LinkedHashMap<>();
     Map<BlockCandidate, Long> carried = new HashMap<>();
+    Map<BlockCandidate, Offer> chosenOffer = new HashMap<>();
     for (Map.Entry<Integer, long[]> e : best.entrySet()) {
       Offer o = offered.get(e.getKey());
       long[] seen = e.getValue();
@@ -287,13 +315,19 @@ final class BalanceFlow {
         continue;
       }
       int t = (int) seen[0];
-      PlannedMove move = new PlannedMove(o.block, o.source, t, racks.delta(o.block.holders(), o.source, t));
+      PlannedMove move = rules.move(o.block, o.source, t);
       PlannedMove other = chosen.get(o.block);
       long otherCarried = carried.getOrDefault(o.block, -1L);
       if (other == null || move.addsRack() && !other.addsRack()
           || move.addsRack() == other.addsRack() && seen[2] > otherCarried) {
+        if (other != null) {
+          losers.add(chosenOffer.get(o.block));
+        }
         chosen.put(o.block, move);
         carried.put(o.block, seen[2]);
+        chosenOffer.put(o.block, o);
+      } else {
+        losers.add(o);
       }
     }
     List<PlannedMove> out = new ArrayList<>(chosen.values());

@@ -230,6 +230,22 @@ public final class Classification {
     return over && (under || below) || above && under;
   }
 
+  /**
+   * Bytes the node would be outside the threshold after taking (positive) or giving (negative) {@code change} bytes;
+   * 0 for a node without usage or one excluded from that side ({@code -source}, {@code -target}, ...).
+   */
+  public long bytesOutsideAfter(int node, long change) {
+    if (!hasUsage(node)) {
+      return 0;
+    }
+    double diff = utilisation[node] + change * 100.0 / capacity[node] - average;
+    double beyond = Math.abs(diff) - threshold;
+    if (beyond <= 0 || !(diff <= 0 ? targetAllowed[node] : sourceAllowed[node])) {
+      return 0;
+    }
+    return percentToBytes(beyond, capacity[node]);
+  }
+
   /** Bytes a node must shed (positive) or take (negative) to be within {@code band} points of the average. */
   public long bytesOutside(int node, double band) {
     double util = utilisation[node];

@@ -133,13 +133,10 @@ public final class MovePlanner {
   private static long[] outside(Classification c, long[] net) {
     long[] outside = new long[2];
     for (int node = 0; node < net.length; node++) {
-      if (!c.hasUsage(node)) {
-        continue;
-      }
-      double diff = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) - c.average();
-      double beyond = Math.abs(diff) - c.threshold();
-      if (beyond > 0 && (diff <= 0 ? c.targetAllowed(node) : c.sourceAllowed(node))) {
-        outside[diff > 0 ? 0 : 1] += Classification.percentToBytes(beyond, c.capacity(node));
+      long beyond = c.bytesOutsideAfter(node, net[node]);
+      if (beyond > 0) {
+        boolean above = c.utilisation(node) + net[node] * 100.0 / c.capacity(node) > c.average();
+        outside[above ? 0 : 1] += beyond;
       }
     }
     return outside;

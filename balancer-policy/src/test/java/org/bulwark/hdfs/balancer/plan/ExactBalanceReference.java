@@ -22,7 +22,10 @@ import com.google.ortools.sat.LinearExprBuilder;
  *
  * <p>One binary per (block, source that fetched it, target): a block moves at most once; a source is above the
  * average and gives at most down to it, a target is below it and takes at most up to it (and its remaining space),
- * nobody more than {@code dfs.balancer.max-size-to-move}; an above-average source gives only to an under-utilised
+ * nobody more than {@code dfs.balancer.max-size-to-move}, except that, as the stock dispatcher moves blocks while a
+ * node has room left, a node's last block may cross its room (it ends less than that block past, and not outside the
+ * threshold on the other side of the average); an above-average
+ * source gives only to an under-utilised
  * target (the stock pairing); no move lowers the block's rack count, and every move passes the NameNode's check.
  * Solved three times by CP-SAT, lexicographically, in bytes: the least left outside the threshold; then, with that,
  * the fewest bytes; then, with those, the most rack-adding moves.
@@ -31,7 +34,7 @@ final class ExactBalanceReference {
   private static final double MB = 1 << 20;
 
   /** The optimum: MB left outside the threshold, MB moved, rack-adding moves, and whether the solver proved it. */
-  record Optimum(double outsideMb, double movedMb, int adding, boolean proven) {}
+  record Optimum(double outsideMb, double movedMb, int adding, boolean proven, List<PlannedMove> moves) {}
 
   private record Move(BlockCandidate block, int source, int target, boolean adding) {}
 
@@ -94,8 +97,15 @@ final class ExactBalanceReference {
     Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside);
     Solution adding = optimise(layout, threshold, maxSizeToMove, moves, Stage.ADDING, outside.value, bytes.value,
         bytes);
+    List<PlannedMove> plan = new ArrayList<>();
+    for (int i = 0; i < moves.size(); i++) {
+      if (adding.chosen[i]) {
+        Move m = moves.get(i);
+        plan.add(new PlannedMove(m.block, m.source, m.target, m.adding ? 1 : 0));
+      }
+    }
     return new Optimum(outside.value / MB, bytes.value / MB, (int) adding.value,
-        outside.proven && bytes.proven && adding.proven);
+        outside.proven && bytes.proven && adding.proven, plan);
   }
 
   private enum Stage { OUTSIDE, BYTES, ADDING }
@@ -115,6 +125,7 @@ final class ExactBalanceReference {
     // Per node: what it gives or takes (at most its room) and that plus its slack (at least its need), in bytes.
     LinearExprBuilder[] flow = new LinearExprBuilder[n];
     IntVar[] slack = new IntVar[n];
+    long[] farSide = new long[n];
     long[] most = new long[n];
     long[] must = new long[n];
     LinearExprBuilder outside = LinearExpr.newBuilder();
@@ -131,6 +142,7 @@ final class ExactBalanceReference {
       flow[v] = LinearExpr.newBuilder();
       slack[v] = model.newIntVar(0, Math.max(0, must[v]), "slack" + v);
       outside.add(slack[v]);
+      farSide[v] = (long) Math.floor(Math.abs(used - average / 100 * cap) + threshold / 100 * cap);
     }
     Map<BlockCandidate, LinearExprBuilder> once = new LinkedHashMap<>();
     LinearExprBuilder moved = LinearExpr.newBuilder();
@@ -150,12 +162,12 @@ final class ExactBalanceReference {
     }
     for (int v = 0; v < n; v++) {
       LinearExpr f = flow[v].build();
-      if (layout.utilisation(v) < average && most[v] > 0) {
-        // The stock dispatcher gives a target blocks while it has room: the last may be bigger than the room left.
+      if (most[v] > 0) {
+        // The stock dispatcher moves blocks while a node has room: the last may be bigger than the room left.
         List<LinearExpr> sizes = new ArrayList<>();
         long biggest = 0;
         for (int i = 0; i < moves.size(); i++) {
-          if (moves.get(i).target == v) {
+          if (moves.get(i).target == v || moves.get(i).source == v) {
             sizes.add(LinearExpr.term(x.get(i), moves.get(i).block.size()));
             biggest = Math.max(biggest, moves.get(i).block.size());
           }
@@ -169,6 +181,8 @@ final class ExactBalanceReference {
         model.addLessOrEqual(f, Math.max(0, most[v]));
       }
       model.addGreaterOrEqual(LinearExpr.newBuilder().add(f).add(slack[v]), must[v]);
+      // A last block that crosses a node's room must not take it outside the threshold on the other side.
+      model.addLessOrEqual(f, farSide[v]);
     }
     switch (stage) {
       case OUTSIDE:

@@ -90,15 +90,15 @@ class ExactReferencePlanningIT {
     long balancedAsWell = judged.stream().filter(j -> j.outside() <= j.bestOutside() + 0.01).count();
     long fewBytes = judged.stream().filter(j -> j.bytesVsOptimum() <= 1.05).count();
     long racksAdded = judged.stream().filter(j -> j.shareOfOptimum() >= 0.95).count();
-    // Where the planner stood when the test was written (98 unbalanced layouts of 100): outside 0.96x the optimum's
-    // (the phases' plan, kept where the flow's rounding leaves more outside, may take a source below the average,
-    // which the optimum's rules do not), bytes 1.08x, rack-adding moves 1.15x; 0.94 of the layouts as balanced as the
-    // optimum, 0.50 within 1.05x its bytes, 0.93 within 0.95 of its rack-adding moves.
-    assertTrue(outside <= bestOutside * 1.02, "outside " + outside + " MB, optimum " + bestOutside);
-    assertTrue(moved <= least * 1.12, "moved " + moved + " MB, least " + least);
-    assertTrue(adding >= most * 0.95, "rack-adding " + adding + ", most " + most);
-    assertTrue(balancedAsWell >= judged.size() * 0.85, balancedAsWell + " of " + judged.size() + " as balanced");
-    assertTrue(fewBytes >= judged.size() * 0.45, fewBytes + " of " + judged.size() + " within 1.05x the bytes");
+    // Where the planner stood last (98 unbalanced layouts of 100): outside 1.002x the optimum's, bytes 1.003x,
+    // rack-adding moves 1.06x (more bytes or less outside on some layouts); 0.94 of the layouts as balanced as the
+    // optimum, 0.95 within 1.05x its bytes, 0.94 within 0.95 of its rack-adding moves. The guards leave room for the
+    // solver's 2 s limit (a quarter of the optima are not proven).
+    assertTrue(outside <= bestOutside * 1.01, "outside " + outside + " MB, optimum " + bestOutside);
+    assertTrue(moved <= least * 1.03, "moved " + moved + " MB, least " + least);
+    assertTrue(adding >= most * 0.97, "rack-adding " + adding + ", most " + most);
+    assertTrue(balancedAsWell >= judged.size() * 0.90, balancedAsWell + " of " + judged.size() + " as balanced");
+    assertTrue(fewBytes >= judged.size() * 0.90, fewBytes + " of " + judged.size() + " within 1.05x the bytes");
     assertTrue(racksAdded >= judged.size() * 0.90, racksAdded + " of " + judged.size() + " within 0.95 of the racks");
   }
 }

@@ -199,9 +199,30 @@ class MovePlannerTest {
    * under-utilised node 2 needs comes from the fuller node 0, keeping the rack count.
    */
   @Test
-  void theLeastBytesComeBeforeRackAddingMovesAndNoSourceGoesBelowTheAverage() {
-    // racks: 0 -> {0,3}, 1 -> {1,4}, 2 -> {2}, 3 -> {5}; average 50 %
-    int[] rackOf = {0, 1, 2, 0, 1, 3};
+  void theLeastBytesComeBeforeRackAddingMoves() {
+    // node 0's 10 MB block keeps the rack count, node 1's 30 MB blocks add a rack; node 2 needs 10 MB
+    Plan plan = new MovePlanner(CROSSING_RACKS, MoveCheck.RACKS_ONLY).balance(crossingLayout(), crossingCandidates(10));
+    assertEquals(1, plan.moves().size(), plan.moves().toString());
+    assertEquals(0, plan.moves().get(0).source(), plan.moves().toString());
+    assertEquals(2, plan.moves().get(0).target(), plan.moves().toString());
+    assertEquals(0, plan.movesAddingRack(), plan.moves().toString());
+  }
+
+  @Test
+  void aSourcesLastBlockMayCrossTheAverageAsTheStockDispatcherLetsIt() {
+    // node 1 may give 20 MB down to the average; its 30 MB block crosses it (to 1 point below) and adds a rack,
+    // for the same bytes as node 0's rack-keeping 30 MB block
+    Plan plan = new MovePlanner(CROSSING_RACKS, MoveCheck.RACKS_ONLY).balance(crossingLayout(), crossingCandidates(30));
+    assertEquals(1, plan.moves().size(), plan.moves().toString());
+    assertEquals(1, plan.moves().get(0).source(), plan.moves().toString());
+    assertEquals(2, plan.moves().get(0).target(), plan.moves().toString());
+    assertEquals(1, plan.movesAddingRack(), plan.moves().toString());
+  }
+
+  // racks: 0 -> {0,3}, 1 -> {1,4}, 2 -> {2}, 3 -> {5}; average 50 %
+  private static final int[] CROSSING_RACKS = {0, 1, 2, 0, 1, 3};
+
+  private static Classification crossingLayout() {
     Classification c = Classification.classify(6, Arrays.asList(
         new NodeUsage(0, 1000 * MB, 580 * MB, 420 * MB, true),
         new NodeUsage(1, 1000 * MB, 520 * MB, 480 * MB, true),
@@ -212,18 +233,18 @@ class MovePlannerTest {
     assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(0));
     assertEquals(UtilisationClass.ABOVE_AVERAGE, c.classOf(1));
     assertEquals(UtilisationClass.UNDER_UTILISED, c.classOf(2));
+    return c;
+  }
+
+  private static Map<Integer, List<BlockCandidate>> crossingCandidates(long nodeZeroBlockMb) {
     Map<Integer, List<BlockCandidate>> candidates = new HashMap<>();
     // node 0 holds the only replica on rack 0: moving it can only keep the rack count
-    candidates.put(0, Arrays.asList(new BlockCandidate(0, 1, 30 * MB, new int[] {0, 4, 5}),
-        new BlockCandidate(0, 2, 30 * MB, new int[] {0, 4, 5})));
+    candidates.put(0, Arrays.asList(new BlockCandidate(0, 1, nodeZeroBlockMb * MB, new int[] {0, 4, 5}),
+        new BlockCandidate(0, 2, nodeZeroBlockMb * MB, new int[] {0, 4, 5})));
     // node 1 shares rack 1 with node 4: moving its replica to rack 2 would add a rack
     candidates.put(1, Arrays.asList(new BlockCandidate(0, 3, 30 * MB, new int[] {1, 4, 3}),
         new BlockCandidate(0, 4, 30 * MB, new int[] {1, 4, 3})));
-    Plan plan = new MovePlanner(rackOf, MoveCheck.RACKS_ONLY).balance(c, candidates);
-    assertEquals(1, plan.moves().size(), plan.moves().toString());
-    assertEquals(0, plan.moves().get(0).source(), plan.moves().toString());
-    assertEquals(2, plan.moves().get(0).target(), plan.moves().toString());
-    assertEquals(0, plan.movesAddingRack(), plan.moves().toString());
+    return candidates;
   }
 
   @Test
