@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.balancer.plan.Classification;
+import org.bulwark.hdfs.balancer.plan.ExactOptimum;
 import org.bulwark.hdfs.balancer.plan.NodeUsage;
 import org.bulwark.hdfs.balancer.plan.ScalePlanning;
 import org.bulwark.hdfs.testkit.BenchReport;
@@ -41,8 +42,14 @@ import org.junit.jupiter.api.Test;
  * <li>{@code two-empty-datanodes-added}: the same cluster, 8 DataNodes filled evenly, then 2 join empty;</li>
  * <li>{@code new-rack-added}: 24 DataNodes on 6 racks of 4, 5 racks filled evenly, then a whole rack of
  * 4 empty DataNodes joins; moves bound by {@code dfs.datanode.balance.bandwidthPerSec} (512 KB/s), every
- * other setting stock, so a run's time is the DataNodes' copying rather than the balancer's pauses.</li>
+ * other setting stock, so a run's time is the DataNodes' copying rather than the balancer's pauses;</li>
+ * <li>{@code favored-writers}: 12 DataNodes on racks of 4/3/2/2/1, three DataNode-local writers on three racks
+ * (the stock placement: the writer, then two nodes of one other rack), every third file of replication 2, until
+ * the DataNodes' utilisation has a std-dev of 11.5 points: a layout the benchmark was not tuned on.</li>
  * </ul>
+ * Every contender is held to the exact optimum of the first iteration ({@link FirstIterationOptimum}: an integer
+ * program over the same layout, independent of the planner): {@code share_of_optimum} is the run's rack-adding moves
+ * over the optimum's, {@code bytes_vs_optimum} its bytes over the optimum's.
  * Also times the planner alone on 2,000 simulated DataNodes holding ten million replicas.
  */
 @Tag("bench-all")
@@ -53,7 +60,12 @@ class BalancerPoliciesBenchmark {
   private static final Pattern PROGRESS = Pattern.compile(
       "\\s(\\d+)\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+[\\d.]+ [KMGTPE]?B\\s+(\\d+)\\s+(hdfs://\\S+)");
 
+  /** The solver's time per stage for a scenario's optimum: the largest layouts hold about 6,000 replicas. */
+  private static final double OPTIMUM_SECONDS = 20;
+
   private final File work = new File(System.getProperty("test.build.data", "target/test-data"), "balancer-bench");
+  /** The exact optimum of the current run's layout, found on its first contender ({@code initial}). */
+  private ExactOptimum.Result optimum;
 
   /** How a scenario's initial layout is written on its freshly started cluster. */
   private interface LayoutWriter {
@@ -81,6 +93,7 @@ class BalancerPoliciesBenchmark {
     scenarios.add(scenario(skewedWriters(), runs));
     scenarios.add(scenario(twoEmptyDataNodesAdded(), runs));
     scenarios.add(scenario(newRackAdded(), runs));
+    scenarios.add(scenario(favoredWriters(), runs));
     ObjectMapper json = new ObjectMapper();
     report.root().set("scenarios", json.valueToTree(scenarios));
     report.root().put("sim_plan_s", sim[0]);
@@ -130,6 +143,20 @@ class BalancerPoliciesBenchmark {
     return new Scenario("new-rack-added", "/r1:4,/r2:4,/r3:4,/r4:4,/r5:4,/r6:4", 1, 64 * MB, 2 * MB, 10,
         conf -> conf.setLong("dfs.datanode.balance.bandwidthPerSec", 512 * 1024),
         (c, data) -> writeWithLateJoiners(c, data, c.dataNodesInRack("/r6"), 96));
+  }
+
+  /** The layout: racks of 4/3/2/2/1, three DataNode-local writers, every third file of replication 2. */
+  private static Scenario favoredWriters() {
+    return new Scenario("favored-writers", "/r1:4,/r2:3,/r3:2,/r4:2,/r5:1", 1, 64 * MB, MB, 10, conf -> { },
+        (c, data) -> {
+          List<DataNodeHandle> dns = c.dataNodes();
+          List<DataNodeHandle> writers = Arrays.asList(dns.get(0), dns.get(4), dns.get(7));
+          do {
+            data.writeMore(writers, 12, file -> file % 3 == 2 ? 2 : 3);
+            data.awaitMovesSettled();
+          } while (data.settledUtilisation().dataNodeStdDev() < 11.5 && data.fileCount() < 600);
+          return data.fileCount();
+        });
   }
 
   /** Writes {@code files} files from every DataNode but {@code late}, which join empty afterwards. */
@@ -193,6 +220,10 @@ class BalancerPoliciesBenchmark {
       data.awaitMovesSettled();
       Utilisation before = data.settledUtilisation();
       LayoutDiff layoutBefore = LayoutDiff.read(c);
+      if (policy.equals("initial")) {
+        // every contender starts from a copy of the same storage: one optimum per run
+        optimum = FirstIterationOptimum.of(c, scenario.threshold(), OPTIMUM_SECONDS);
+      }
       long start = System.nanoTime();
       String console = "";
       if (!policy.equals("initial")) {
@@ -224,6 +255,12 @@ class BalancerPoliciesBenchmark {
       r.put("rack_util_after", racks(after));
       r.put("blocks_by_rack_count_before", layoutBefore.blocksByRackCount());
       r.put("blocks_by_rack_count_after", layoutAfter.blocksByRackCount());
+      r.put("optimal_outside_bytes", optimum.outsideBytes());
+      r.put("optimal_bytes", optimum.bytes());
+      r.put("optimal_moves_adding_rack", (long) optimum.movesAddingRack());
+      r.put("optimum_proven", optimum.proven());
+      r.put("share_of_optimum", optimum.movesAddingRack() == 0 ? 1.0 : moves[1] / (double) optimum.movesAddingRack());
+      r.put("bytes_vs_optimum", optimum.bytes() == 0 ? (moves[2] == 0 ? 1.0 : null) : moves[2] / (double) optimum.bytes());
       Matcher own = Pattern.compile("block moves\\s+(\\d+): (\\d+) adding a rack").matcher(console);
       if (own.find()) {
         // what the availability balancer itself counted, next to the NameNode-side measure above
@@ -233,6 +270,10 @@ class BalancerPoliciesBenchmark {
       Matcher possible = Pattern.compile("rack-adding moves\\s+\\d+ of the best possible (\\d+) moves").matcher(console);
       if (possible.find()) {
         r.put("moves_adding_rack_possible", Long.parseLong(possible.group(1)));
+      }
+      if (!policy.equals("initial") && maxDeviation(after) > scenario.threshold()) {
+        System.out.printf("%s %s ended outside the threshold; before:%n%s%nafter:%n%s%n", scenario.name(), policy,
+            before.table(), after.table());
       }
       System.out.printf("%-26s %-22s moves %4d adding %4d iterations %d bytes %6.1f MB stddev %.2f -> %.2f max dev %.2f %.1fs%n",
           scenario.name(), policy, moves[0], moves[1], iterationsWithMoves(console), moves[2] / (double) MB,

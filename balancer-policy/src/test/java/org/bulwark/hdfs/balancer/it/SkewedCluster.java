@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntUnaryOperator;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -52,11 +54,17 @@ final class SkewedCluster {
 
   /** Writes {@code count} more files, round-robin over the writers and the namespaces. */
   void writeMore(List<DataNodeHandle> writers, int count) throws Exception {
+    writeMore(writers, count, file -> 3);
+  }
+
+  /** Writes {@code count} more files, the i-th with the replication {@code replication} gives it. */
+  void writeMore(List<DataNodeHandle> writers, int count, IntUnaryOperator replication) throws Exception {
     for (int k = 0; k < count; k++) {
       int i = files.size();
       int ns = i % cluster.nameservices().size();
       Path p = new Path("/data/f" + i);
-      cluster.writeFile(ns, p, fileLength, WriteOrigin.fromDataNode(writers.get(i % writers.size())), 3);
+      cluster.writeFile(ns, p, fileLength, WriteOrigin.fromDataNode(writers.get(i % writers.size())),
+          replication.applyAsInt(i));
       files.add(new Path[] {p, new Path(String.valueOf(ns))});
     }
   }
@@ -166,8 +174,14 @@ final class SkewedCluster {
     return counts;
   }
 
-  private long replicaBytes() {
-    return (long) files.size() * fileLength * 3;
+  /** Bytes of every file's replicas, as the NameNodes hold them (files of any replication). */
+  private long replicaBytes() throws IOException {
+    long bytes = 0;
+    for (Path[] f : files) {
+      FileStatus status = cluster.fs(Integer.parseInt(f[1].toString())).getFileStatus(f[0]);
+      bytes += status.getLen() * status.getReplication();
+    }
+    return bytes;
   }
 
   private long reportedUse() throws IOException, TimeoutException {

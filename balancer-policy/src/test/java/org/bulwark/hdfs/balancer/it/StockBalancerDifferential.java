@@ -25,6 +25,7 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsVolumeImpl;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.bulwark.hdfs.balancer.plan.ExactOptimum;
 import org.bulwark.hdfs.placement.OneReplicaPerRackPlacementPolicy;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -51,6 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 abstract class StockBalancerDifferential {
   private static final long FILE = MB;
   private static final long CAPACITY = 48 * MB;
+  /** The exact reference's time per stage: the layouts hold a few hundred replicas. */
+  private static final double OPTIMUM_SECONDS = 2;
   private static final int LAYOUTS = Integer.getInteger("bulwark.differential.layouts", 10);
   /** Layouts that once failed, run beside the first {@link #LAYOUTS}: 12 exited -2 on a view not yet updated. */
   private static final List<Integer> REGRESSIONS = List.of(12);
@@ -107,7 +110,7 @@ abstract class StockBalancerDifferential {
    * balancer returned, before anything settled.
    */
   record Outcome(int exit, String console, double maxDeviation, StateAtExit atExit, List<String> racksLowered,
-      long[] moves, JsonNode report) {
+      long[] moves, JsonNode report, ExactOptimum.Result optimum) {
     /** The largest distance from the average the balancer itself saw last (its report), or -1 without a report. */
     double lastSeenMaxDeviation() {
       return report == null ? -1 : report.path("dn_util_max_dev_after").asDouble(-1);
@@ -183,6 +186,12 @@ abstract class StockBalancerDifferential {
         (written - start) / 1e9, (stockDone - written) / 1e9, (System.nanoTime() - stockDone) / 1e9, stock.exit,
         stock.moves[0], stock.moves[1], stock.maxDeviation, ours.exit, ours.moves[0], ours.moves[1],
         ours.report == null ? -1 : ours.report.path("moves_adding_rack_possible").asLong(), ours.maxDeviation);
+    ExactOptimum.Result best = ours.optimum;
+    System.out.printf("  exact first iteration: %.1f MB left outside, %.1f MB moved, %d adding a rack%s;"
+        + " availability share %.2f, bytes %.2fx; datanode share %.2f, bytes %.2fx%n", best.outsideBytes() / (double) MB,
+        best.bytes() / (double) MB, best.movesAddingRack(), best.proven() ? "" : " (not proven)",
+        shareOfOptimum(ours.moves, best), bytesVsOptimum(ours.moves, best), shareOfOptimum(stock.moves, best),
+        bytesVsOptimum(stock.moves, best));
     if (stock.exit != 0) {
       return; // the claim is about layouts the stock balancer can balance
     }
@@ -213,6 +222,16 @@ abstract class StockBalancerDifferential {
     }
   }
 
+  /** A run's rack-adding moves over the optimum's (1 where the optimum has none). */
+  static double shareOfOptimum(long[] moves, ExactOptimum.Result best) {
+    return best.movesAddingRack() == 0 ? 1 : moves[1] / (double) best.movesAddingRack();
+  }
+
+  /** A run's bytes over the optimum's (1 where neither moves any). */
+  static double bytesVsOptimum(long[] moves, ExactOptimum.Result best) {
+    return best.bytes() == 0 ? (moves[2] == 0 ? 1 : Double.POSITIVE_INFINITY) : moves[2] / (double) best.bytes();
+  }
+
   private static BulwarkMiniCluster.Builder cluster(Layout layout, File dir) {
     BulwarkMiniCluster.Builder b = BulwarkMiniCluster.builder().topology(layout.topology).capacity(CAPACITY).baseDir(dir);
     return layout.onePerRack ? b.placementPolicy(OneReplicaPerRackPlacementPolicy.class) : b;
@@ -238,6 +257,9 @@ abstract class StockBalancerDifferential {
       SkewedCluster settle = new SkewedCluster(c, FILE);
       settle.awaitNameNodesSettled();
       LayoutDiff before = LayoutDiff.read(c);
+      // The reference: the first iteration's exact optimum on this copy, found before the balancer starts.
+      ExactOptimum.Result optimum = policy.equals("availability")
+          ? FirstIterationOptimum.of(c, layout.threshold, OPTIMUM_SECONDS) : null;
       File report = new File(tmp, policy + ".json");
       List<String> args = new ArrayList<>(List.of("-policy", policy, "-threshold", String.valueOf(layout.threshold)));
       if (policy.equals("availability")) {
@@ -254,7 +276,7 @@ abstract class StockBalancerDifferential {
       }
       JsonNode json = report.isFile() ? new ObjectMapper().readTree(report) : null;
       return new Outcome(run.exit, run.console, maxDeviation(c.dataNodes(), after), atExit,
-          before.racksLowered(after), before.movesTo(after), json);
+          before.racksLowered(after), before.movesTo(after), json, optimum);
     }
   }
 

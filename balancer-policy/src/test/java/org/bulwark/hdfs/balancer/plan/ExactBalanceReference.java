@@ -64,6 +64,12 @@ final class ExactBalanceReference {
 
   static Optimum solve(ModelLayout layout, double threshold, long maxSizeToMove,
       Map<Integer, List<BlockCandidate>> candidates, MoveCheck check) {
+    return solve(layout, threshold, maxSizeToMove, candidates, check, 2);
+  }
+
+  /** @param seconds the solver's time limit per stage: past it, the best plan found, not proven optimal */
+  static Optimum solve(ModelLayout layout, double threshold, long maxSizeToMove,
+      Map<Integer, List<BlockCandidate>> candidates, MoveCheck check, double seconds) {
     int n = layout.nodes();
     double average = layout.average();
     List<Move> moves = new ArrayList<>();
@@ -93,10 +99,11 @@ final class ExactBalanceReference {
         }
       }
     }
-    Solution outside = optimise(layout, threshold, maxSizeToMove, moves, Stage.OUTSIDE, 0, 0, null);
-    Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside);
+    Solution outside = optimise(layout, threshold, maxSizeToMove, moves, Stage.OUTSIDE, 0, 0, null, seconds);
+    Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside,
+        seconds);
     Solution adding = optimise(layout, threshold, maxSizeToMove, moves, Stage.ADDING, outside.value, bytes.value,
-        bytes);
+        bytes, seconds);
     List<PlannedMove> plan = new ArrayList<>();
     for (int i = 0; i < moves.size(); i++) {
       if (adding.chosen[i]) {
@@ -114,7 +121,7 @@ final class ExactBalanceReference {
   private record Solution(long value, boolean proven, boolean[] chosen) {}
 
   private static Solution optimise(ModelLayout layout, double threshold, long maxSizeToMove, List<Move> moves,
-      Stage stage, long outsideBound, long bytesBound, Solution previous) {
+      Stage stage, long outsideBound, long bytesBound, Solution previous, double seconds) {
     int n = layout.nodes();
     double average = layout.average();
     CpModel model = new CpModel();
@@ -204,7 +211,7 @@ final class ExactBalanceReference {
       }
     }
     CpSolver solver = new CpSolver();
-    solver.getParameters().setNumWorkers(1).setMaxTimeInSeconds(2);
+    solver.getParameters().setNumWorkers(1).setMaxTimeInSeconds(seconds);
     CpSolverStatus status = solver.solve(model);
     if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
       throw new IllegalStateException("the integer program found no plan at stage " + stage + ": " + status);

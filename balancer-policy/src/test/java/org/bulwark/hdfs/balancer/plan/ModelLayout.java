@@ -40,6 +40,15 @@ final class ModelLayout {
     this.maxSizeToMove = maxSizeToMove;
   }
 
+  /** A layout read from a cluster: every DataNode's rack, capacity and use (one datacenter). */
+  static ModelLayout observed(int[] rackOf, long[] capacity, long[] used, String description, double threshold,
+      long maxSizeToMove) {
+    ModelLayout layout = new ModelLayout(rackOf, new int[rackOf.length], capacity.clone(), description, threshold,
+        maxSizeToMove);
+    System.arraycopy(used, 0, layout.used, 0, used.length);
+    return layout;
+  }
+
   static ModelLayout generate(long seed) {
     Random random = new Random(seed);
     boolean mixedSizes = seed % 2 == 1;
