@@ -213,6 +213,11 @@ final class ExactBalanceReference {
     CpSolver solver = new CpSolver();
     solver.getParameters().setNumWorkers(1).setMaxTimeInSeconds(seconds);
     CpSolverStatus status = solver.solve(model);
+    if (status == CpSolverStatus.UNKNOWN) {
+      // Out of time before any plan (a loaded host): the last stage's plan meets this stage's bounds; before the
+      // first stage, no move at all does. Either is a plan, not an optimum.
+      return fallback(stage, previous, moves, must);
+    }
     if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
       throw new IllegalStateException("the integer program found no plan at stage " + stage + ": " + status);
     }
@@ -221,6 +226,31 @@ final class ExactBalanceReference {
       chosen[i] = solver.booleanValue(x.get(i));
     }
     return new Solution(Math.round(solver.objectiveValue()), status == CpSolverStatus.OPTIMAL, chosen);
+  }
+
+  /** A stage's value for the previous stage's plan (no moves before the first stage), unproven. */
+  private static Solution fallback(Stage stage, Solution previous, List<Move> moves, long[] must) {
+    boolean[] chosen = previous == null ? new boolean[moves.size()] : previous.chosen;
+    long value = 0;
+    switch (stage) {
+      case OUTSIDE:
+        // only reached without a previous stage: nothing moves, every node's need is left
+        for (long m : must) {
+          value += Math.max(0, m);
+        }
+        break;
+      case BYTES:
+        for (int i = 0; i < moves.size(); i++) {
+          value += chosen[i] ? moves.get(i).block.size() : 0;
+        }
+        break;
+      default:
+        for (int i = 0; i < moves.size(); i++) {
+          value += chosen[i] && moves.get(i).adding ? 1 : 0;
+        }
+        break;
+    }
+    return new Solution(value, false, chosen);
   }
 
   private static boolean held(BlockCandidate b, int node) {
