@@ -124,11 +124,13 @@ public final class AvailabilityRun {
         }
         IterationResult r = balancer.runIteration();
         progress.iteration(iteration, r);
-        status = settled.afterIteration(r.status(), !r.nothingPlanned());
+        long deleting = reported.awaitingDeletion();
+        status = settled.afterIteration(r.status(), !r.nothingPlanned(), deleting > 0);
         if (status != r.status()) {
-          out.println("The cluster looks balanced, but the last iteration's moves may not all be reported yet (their"
-              + " excess replicas deleted, the DataNodes' use): looking again in " + settings.iterationPauseMillis()
-              + " ms.");
+          out.println("The cluster looks balanced, but " + (deleting > 0 ? "the NameNode has " + deleting
+              + " replicas to delete that the DataNodes still count" : "the last iteration's moves may not all be"
+              + " reported yet (their excess replicas deleted, the DataNodes' use)") + ": looking again in "
+              + settings.iterationPauseMillis() + " ms.");
         }
         if (r.status() == ExitStatus.IN_PROGRESS && r.nothingPlanned()) {
           // The NameNode deletes a moved block's source replica a redundancy round or two and a heartbeat

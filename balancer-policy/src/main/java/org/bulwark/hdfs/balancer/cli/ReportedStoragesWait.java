@@ -31,6 +31,7 @@ final class ReportedStoragesWait {
   private final PrintStream out;
   private final LongSupplier clock;
   private boolean warnedUnreadable;
+  private long awaitingDeletion;
 
   ReportedStoragesWait(ActiveNameNodeState state, long maxWaitMillis, PrintStream out, LongSupplier clock) {
     this.state = state;
@@ -80,13 +81,25 @@ final class ReportedStoragesWait {
     }
   }
 
+  /**
+   * Replicas the active NameNodes held for deletion at the last look of {@link #await} (what the DataNodes'
+   * reported use still counts); 0 where none could be read.
+   */
+  long awaitingDeletion() {
+    return awaitingDeletion;
+  }
+
   private List<ActiveNameNodeState.Reading> unsettled(Collection<URI> nameNodes, boolean awaitActive) {
     List<ActiveNameNodeState.Reading> out = new ArrayList<>();
+    awaitingDeletion = 0;
     for (URI uri : nameNodes) {
       try {
         ActiveNameNodeState.Reading r = state.read(uri);
+        if (r != null) {
+          awaitingDeletion += Math.max(0, r.awaitingDeletion);
+        }
         if (r == null && awaitActive) {
-          out.add(new ActiveNameNodeState.Reading(uri.toString(), -1, -1));
+          out.add(new ActiveNameNodeState.Reading(uri.toString(), -1, -1, -1));
         } else if (r != null && !r.settled()) {
           out.add(r);
         }

@@ -27,8 +27,9 @@ import org.apache.hadoop.security.authentication.client.AuthenticationException;
  * from since it became active ({@code NumStaleStorages}) and the mis-replicated blocks whose excess
  * replicas it holds back until then ({@code PostponedMisreplicatedBlocks}). While either is above zero,
  * {@code getBlocks} skips those storages and a balancer's copies keep their sources: a run then piles
- * up copies. No RPC carries these figures, so they are read over the NameNode's HTTP server, as an
- * operator's monitoring reads them.
+ * up copies. It also says how many replicas it wants gone that a DataNode may still hold and count in
+ * its reported use ({@code ExcessBlocks}, {@code PendingDeletionBlocks}). No RPC carries these figures,
+ * so they are read over the NameNode's HTTP server, as an operator's monitoring reads them.
  */
 public final class ActiveNameNodeState {
   /**
@@ -56,12 +57,18 @@ public final class ActiveNameNodeState {
     public final String nameNode;
     public final long staleStorages;
     public final long postponedBlocks;
+    /**
+     * Excess replicas not yet confirmed deleted plus replicas queued for deletion: until they are gone,
+     * their DataNodes' reported use counts them.
+     */
+    public final long awaitingDeletion;
 
-    /** Figures read; -1 for both where the namespace's NameNodes named no active one yet. */
-    public Reading(String nameNode, long staleStorages, long postponedBlocks) {
+    /** Figures read; -1 for all where the namespace's NameNodes named no active one yet. */
+    public Reading(String nameNode, long staleStorages, long postponedBlocks, long awaitingDeletion) {
       this.nameNode = nameNode;
       this.staleStorages = staleStorages;
       this.postponedBlocks = postponedBlocks;
+      this.awaitingDeletion = awaitingDeletion;
     }
 
     public boolean known() {
@@ -106,18 +113,22 @@ public final class ActiveNameNodeState {
         // One NameNode per JVM on a real cluster; where several share one (test clusters), the largest
         // figures: only an active NameNode marks its storages stale.
         long postponed = -1;
+        long excess = -1;
         for (JsonNode bean : beans) {
           if (FSNAMESYSTEM.matcher(bean.path("name").asText()).matches()
               && "active".equals(bean.path("tag.HAState").asText("active"))) {
             postponed = Math.max(postponed, bean.path("PostponedMisreplicatedBlocks").asLong());
+            excess = Math.max(excess, bean.path("ExcessBlocks").asLong());
           }
         }
         long stale = -1;
+        long pendingDeletion = -1;
         for (JsonNode bean : JSON.readTree(fetch(http, STATE_QUERY)).path("beans")) {
           stale = Math.max(stale, bean.path("NumStaleStorages").asLong());
+          pendingDeletion = Math.max(pendingDeletion, bean.path("PendingDeletionBlocks").asLong());
         }
         if (postponed >= 0 && stale >= 0) {
-          return new Reading(http.getAuthority(), stale, postponed);
+          return new Reading(http.getAuthority(), stale, postponed, excess + Math.max(0, pendingDeletion));
         }
       } catch (IOException e) {
         last = e;

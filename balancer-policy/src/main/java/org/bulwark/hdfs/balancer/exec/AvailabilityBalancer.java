@@ -56,6 +56,8 @@ public final class AvailabilityBalancer implements Closeable {
   private final RunRecord record = new RunRecord();
   private final BalancerRunMetrics metrics = BalancerRunMetrics.get();
   private long spreadBytes;
+  /** What the run's lock files reserve, read at the first iteration (their pipelines are set by then). */
+  private Map<String, Long> ownReservations;
 
   public AvailabilityBalancer(List<NameNodeConnector> connectors, BalancerSettings settings,
       Configuration conf, Path idPath) {
@@ -110,7 +112,10 @@ public final class AvailabilityBalancer implements Closeable {
   }
 
   private IterationResult iterate(long started) throws IOException, InterruptedException {
-    NodeTable table = new NodeTable(connectors.get(0).getLiveDatanodeStorageReport());
+    if (ownReservations == null) {
+      ownReservations = LockFileReservations.read(connectors, idPath);
+    }
+    NodeTable table = new NodeTable(connectors.get(0).getLiveDatanodeStorageReport(), ownReservations);
     Predicate<DatanodeInfo> participates = dn -> dn.isInService() && !excluded.matches(dn)
         && included.matchesOrEmpty(dn);
     UtilisationFigures figures = UtilisationFigures.of(table, participates);

@@ -14,15 +14,21 @@ import org.bulwark.hdfs.balancer.plan.NodeUsage;
 
 /**
  * Every live DataNode of one storage report, numbered for the planner, with its rack. Excluded
- * and out-of-service nodes are in the table too: their replicas count for a block's racks.
+ * and out-of-service nodes are in the table too: their replicas count for a block's racks. A storage's use
+ * is what the stock policy counts (capacity - remaining) less what the run's own lock file reserves there.
  */
 public final class NodeTable {
   private final List<DatanodeStorageReport> reports;
   private final Map<String, Integer> indexByUuid = new HashMap<>();
   private final int[] rackOf;
   private final List<String> rackNames = new ArrayList<>();
+  private final Map<String, Long> ownReservations;
 
-  public NodeTable(DatanodeStorageReport[] liveReports) {
+  /**
+   * @param ownReservations bytes the run's own lock files reserve, by storage ID ({@link LockFileReservations})
+   */
+  public NodeTable(DatanodeStorageReport[] liveReports, Map<String, Long> ownReservations) {
+    this.ownReservations = ownReservations;
     this.reports = new ArrayList<>(liveReports.length);
     this.rackOf = new int[liveReports.length];
     Map<String, Integer> rackIds = new LinkedHashMap<>();
@@ -77,9 +83,18 @@ public final class NodeTable {
   }
 
   /**
-   * Usage of one storage type on each participating node, counted as the stock datanode policy
-   * counts it: used = capacity - remaining; only storages with room for a default block add to
-   * remaining.
+   * A storage's use: capacity - remaining, as the stock policy counts it, less the run's own reservation there
+   * (never below its DFS use: a DataNode that reserves nothing for a replica being written reports none).
+   */
+  long used(StorageReport s) {
+    long used = s.getCapacity() - s.getRemaining();
+    Long own = ownReservations.get(s.getStorage().getStorageID());
+    return own == null ? used : used - Math.max(0, Math.min(own, used - s.getDfsUsed()));
+  }
+
+  /**
+   * Usage of one storage type on each participating node, counted as {@link #used} counts it; only storages
+   * with room for a default block add to remaining.
    */
   public List<NodeUsage> usages(StorageType type, Predicate<DatanodeInfo> participates,
       Predicate<DatanodeInfo> sourceAllowed, Predicate<DatanodeInfo> targetAllowed, long defaultBlockSize) {
@@ -97,9 +112,11 @@ public final class NodeTable {
           continue;
         }
         capacity += s.getCapacity();
-        used += s.getCapacity() - s.getRemaining();
-        if (s.getRemaining() >= defaultBlockSize) {
-          remaining += s.getRemaining();
+        long storageUsed = used(s);
+        used += storageUsed;
+        long storageRemaining = s.getRemaining() + (s.getCapacity() - s.getRemaining() - storageUsed);
+        if (storageRemaining >= defaultBlockSize) {
+          remaining += storageRemaining;
         }
       }
       if (capacity > 0) {

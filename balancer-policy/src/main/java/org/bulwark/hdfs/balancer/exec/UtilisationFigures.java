@@ -39,7 +39,7 @@ public final class UtilisationFigures {
       long capacity = 0;
       for (StorageReport s : table.storages(node)) {
         capacity += s.getCapacity();
-        used += s.getCapacity() - s.getRemaining();
+        used += table.used(s);
       }
       if (capacity == 0) {
         continue;

@@ -99,7 +99,7 @@ class PoolMoverThreadsIT {
           false, 1L << 40, 0, 1L << 40, 0, 0);
       reports[i] = new DatanodeStorageReport(dn, new StorageReport[] {s});
     }
-    return new NodeTable(reports);
+    return new NodeTable(reports, Collections.emptyMap());
   }
 
   private static BlockWithLocations block(long id, int holder, StorageType type) {

@@ -182,10 +182,12 @@ abstract class StockBalancerDifferential {
     Outcome ours = balance(layout, copy, "availability", tmp);
     System.out.printf("differential %s (written in %.1f s, stock run %.1f s, availability run %.1f s)%n"
         + "  datanode     exit %d, moves %d (%d adding a rack), max dev %.2f%n"
-        + "  availability exit %d, moves %d (%d adding a rack, %d possible), max dev %.2f%n", layout,
+        + "  availability exit %d, moves %d (%d adding a rack, %d possible), max dev %.2f%n"
+        + "  at the exits: datanode %s; availability %s%n", layout,
         (written - start) / 1e9, (stockDone - written) / 1e9, (System.nanoTime() - stockDone) / 1e9, stock.exit,
         stock.moves[0], stock.moves[1], stock.maxDeviation, ours.exit, ours.moves[0], ours.moves[1],
-        ours.report == null ? -1 : ours.report.path("moves_adding_rack_possible").asLong(), ours.maxDeviation);
+        ours.report == null ? -1 : ours.report.path("moves_adding_rack_possible").asLong(), ours.maxDeviation,
+        stock.atExit, ours.atExit);
     ExactOptimum.Result best = ours.optimum;
     System.out.printf("  exact first iteration: %.1f MB left outside, %.1f MB moved, %d adding a rack%s;"
         + " availability share %.2f, bytes %.2fx; datanode share %.2f, bytes %.2fx%n", best.outsideBytes() / (double) MB,
