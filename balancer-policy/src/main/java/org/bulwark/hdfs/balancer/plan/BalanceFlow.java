@@ -67,55 +67,117 @@ final class BalanceFlow {
     this.check = check;
   }
 
-  /** The plan, or null where the candidate set is too large for a flow ({@link #MAX_WORK}). */
-  List<PlannedMove> plan(Classification c, Map<Integer, List<BlockCandidate>> candidates) {
-    int n = c.nodeCount();
-    long[] giveMust = new long[n];
-    long[] giveMax = new long[n];
-    long[] takeMust = new long[n];
-    long[] takeMax = new long[n];
-    boolean[] over = new boolean[n];
-    boolean[] under = new boolean[n];
-    for (int node = 0; node < n; node++) {
-      UtilisationClass cls = c.classOf(node);
-      long outside = c.bytesOutside(node, c.threshold());
-      if (cls.isSource()) {
-        giveMax[node] = c.maxBytesToMove(node);
-        over[node] = cls == UtilisationClass.OVER_UTILISED;
-        giveMust[node] = over[node] ? Math.min(giveMax[node], outside) : 0;
-      } else if (cls.isTarget()) {
-        takeMax[node] = c.maxBytesToMove(node);
-        under[node] = cls == UtilisationClass.UNDER_UTILISED;
-        takeMust[node] = under[node] ? Math.min(takeMax[node], -outside) : 0;
+  /** What each node must and may give or take in this iteration, by the stock rules. */
+  private static final class Needs {
+    final long[] giveMust;
+    final long[] giveMax;
+    final long[] takeMust;
+    final long[] takeMax;
+    final boolean[] over;
+    final boolean[] under;
+
+    Needs(Classification c) {
+      int n = c.nodeCount();
+      giveMust = new long[n];
+      giveMax = new long[n];
+      takeMust = new long[n];
+      takeMax = new long[n];
+      over = new boolean[n];
+      under = new boolean[n];
+      for (int node = 0; node < n; node++) {
+        UtilisationClass cls = c.classOf(node);
+        long outside = c.bytesOutside(node, c.threshold());
+        if (cls.isSource()) {
+          giveMax[node] = c.maxBytesToMove(node);
+          over[node] = cls == UtilisationClass.OVER_UTILISED;
+          giveMust[node] = over[node] ? Math.min(giveMax[node], outside) : 0;
+        } else if (cls.isTarget()) {
+          takeMax[node] = c.maxBytesToMove(node);
+          under[node] = cls == UtilisationClass.UNDER_UTILISED;
+          takeMust[node] = under[node] ? Math.min(takeMax[node], -outside) : 0;
+        }
       }
     }
-    List<Offer> offered = new ArrayList<>();
-    Map<Integer, List<BlockCandidate>> offersBySource = new HashMap<>();
-    for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
-      if (giveMax[e.getKey()] > 0) {
-        offersBySource.put(e.getKey(), e.getValue());
-        for (BlockCandidate b : e.getValue()) {
-          offered.add(new Offer(b, e.getKey()));
+
+    /** What a node may give (a source) or take (a target): a node is one or the other, never both. */
+    long[] room() {
+      long[] room = new long[giveMax.length];
+      for (int node = 0; node < room.length; node++) {
+        room[node] = giveMax[node] + takeMax[node];
+      }
+      return room;
+    }
+
+    int[] targets() {
+      int count = 0;
+      for (long t : takeMax) {
+        count += t > 0 ? 1 : 0;
+      }
+      int[] out = new int[count];
+      for (int node = 0, i = 0; node < takeMax.length; node++) {
+        if (takeMax[node] > 0) {
+          out[i++] = node;
         }
+      }
+      return out;
+    }
+
+    Map<Integer, List<BlockCandidate>> offersBySource(Map<Integer, List<BlockCandidate>> candidates) {
+      Map<Integer, List<BlockCandidate>> out = new HashMap<>();
+      for (Map.Entry<Integer, List<BlockCandidate>> e : candidates.entrySet()) {
+        if (giveMax[e.getKey()] > 0) {
+          out.put(e.getKey(), e.getValue());
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Another planner's plan (the phases', where the flow's rounding left more outside) refined by the same single
+   * changes under the same rules; a node that plan took past its room only loses moves.
+   */
+  List<PlannedMove> refine(Classification c, Map<Integer, List<BlockCandidate>> candidates, List<PlannedMove> plan) {
+    Needs needs = new Needs(c);
+    Map<Integer, List<BlockCandidate>> offersBySource = needs.offersBySource(candidates);
+    int[] targetNodes = needs.targets();
+    long refineWork = PlanRefinement.work(plan.size(), offersBySource, targetNodes.length);
+    int passes = (int) Math.min(PlanRefinement.MAX_PASSES, MAX_WORK / Math.max(1, refineWork));
+    NodeLoads loads = new NodeLoads(c, needs.room());
+    for (PlannedMove m : plan) {
+      loads.add(m.source(), m.block().size());
+      loads.add(m.target(), m.block().size());
+    }
+    MoveRules rules = new MoveRules(racks, check, needs.over, needs.under);
+    return new PlanRefinement(c, rules, loads, targetNodes, offersBySource, plan).refine(passes);
+  }
+
+  /** The plan, or null where the candidate set is too large for a flow ({@link #MAX_WORK}). */
+  List<PlannedMove> plan(Classification c, Map<Integer, List<BlockCandidate>> candidates) {
+    Needs needs = new Needs(c);
+    long[] giveMust = needs.giveMust;
+    long[] giveMax = needs.giveMax;
+    long[] takeMust = needs.takeMust;
+    long[] takeMax = needs.takeMax;
+    boolean[] over = needs.over;
+    boolean[] under = needs.under;
+    List<Offer> offered = new ArrayList<>();
+    Map<Integer, List<BlockCandidate>> offersBySource = needs.offersBySource(candidates);
+    for (Map.Entry<Integer, List<BlockCandidate>> e : offersBySource.entrySet()) {
+      for (BlockCandidate b : e.getValue()) {
+        offered.add(new Offer(b, e.getKey()));
       }
     }
     if (offered.isEmpty()) {
       return new ArrayList<>();
     }
-    int targets = 0;
     long giving = 0;
-    for (int node = 0; node < n; node++) {
-      targets += takeMax[node] > 0 ? 1 : 0;
-      giving += giveMax[node];
+    for (long g : giveMax) {
+      giving += g;
     }
-    int[] targetNodes = new int[targets];
-    long[] room = new long[n];
-    for (int node = 0, i = 0; node < n; node++) {
-      if (takeMax[node] > 0) {
-        targetNodes[i++] = node;
-      }
-      room[node] = giveMax[node] + takeMax[node]; // a node is a source or a target, never both
-    }
+    int[] targetNodes = needs.targets();
+    int targets = targetNodes.length;
+    long[] room = needs.room();
     MoveRules rules = new MoveRules(racks, check, over, under);
     long smallest = Long.MAX_VALUE;
     for (Offer o : offered) {

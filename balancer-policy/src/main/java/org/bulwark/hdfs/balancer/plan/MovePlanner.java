@@ -82,9 +82,14 @@ public final class MovePlanner {
       return optimumPlan(optimised, true);
     }
     // Mixed block sizes make the flow round; where its plan leaves more outside the threshold than the phases',
-    // balance comes first.
+    // balance comes first, and the phases' plan is refined by the flow's single changes (it may overshoot a room).
     Plan phased = phased(c, fetched);
-    return bytesOutside(c, phased.moves()) < optimisedOutside ? phased : optimumPlan(optimised, false);
+    if (bytesOutside(c, phased.moves()) >= optimisedOutside) {
+      return optimumPlan(optimised, false);
+    }
+    List<PlannedMove> refined = flow.refine(c, fetched, phased.moves());
+    long refinedOutside = bytesOutside(c, refined);
+    return refinedOutside <= bytesOutside(c, phased.moves()) ? optimumPlan(refined, refinedOutside == 0) : phased;
   }
 
   /**
