@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Follows the steps of Apache Hadoop 3.4's bin/hdfs that decide what runs: import the shell profiles
-# (libexec first, then the configuration directory), call hdfs_subcommand_<name> when a profile
-# defines it or the built-in case otherwise, then run the profiles' classpath hooks. Instead of
-# starting Java it prints the outcome, one VAR=value per line.
+# Follows the steps of Apache Hadoop 3's hadoop-config.sh and bin/hdfs that decide what runs, in their
+# order: import the shell profiles (libexec first, then the configuration directory), run their init,
+# nativelib and classpath hooks (hadoop-config.sh, before any subcommand is known; the common jars go
+# on the classpath just before the classpath hooks), call hdfs_subcommand_<name> when a profile
+# defines it or the built-in case otherwise, then the profiles' finalize hooks (hadoop_finalize).
+# Instead of starting Java it prints the outcome, one VAR=value per line.
 # usage: HADOOP_HOME=... HADOOP_LIBEXEC_DIR=... HADOOP_CONF_DIR=... fake-hdfs.sh SUBCOMMAND [ARGS...]
 
 # shellcheck source=hadoop-function-stubs.sh
@@ -17,6 +19,11 @@ for profile in "${HADOOP_LIBEXEC_DIR}"/shellprofile.d/*.sh "${HADOOP_CONF_DIR}"/
     . "${profile}"
   fi
 done
+
+hadoop_shellprofiles_init
+hadoop_shellprofiles_nativelib
+hadoop_add_classpath "${HADOOP_HOME}/share/hadoop/common/*"
+hadoop_shellprofiles_classpath
 
 # The stock cases this test relies on, as hdfscmd_case has them.
 function hdfscmd_case
@@ -47,7 +54,7 @@ else
   hdfscmd_case "${HADOOP_SUBCMD}" "${HADOOP_SUBCMD_ARGS[@]}"
 fi
 
-hadoop_shellprofiles_classpath
+hadoop_shellprofiles_finalize
 
 echo "SUBCMD_SOURCE=${SUBCMD_SOURCE}"
 echo "HADOOP_CLASSNAME=${HADOOP_CLASSNAME}"

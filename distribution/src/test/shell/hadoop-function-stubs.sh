@@ -54,13 +54,33 @@ function hadoop_add_classpath
   fi
 }
 
-# Runs every registered profile's classpath hook, as hadoop_finalize does.
-function hadoop_shellprofiles_classpath
+# Runs every registered profile's _<name>_hadoop_<hook> function, as hadoop_shellprofiles_<hook> does.
+function _stub_run_profile_hook
 {
   local i
   for i in ${HADOOP_SHELL_PROFILES}; do
-    if declare -F "_${i}_hadoop_classpath" >/dev/null; then
-      "_${i}_hadoop_classpath"
+    if declare -F "_${i}_hadoop_$1" >/dev/null; then
+      "_${i}_hadoop_$1"
     fi
   done
+}
+
+function hadoop_shellprofiles_init
+{
+  _stub_run_profile_hook init
+}
+
+function hadoop_shellprofiles_nativelib
+{
+  _stub_run_profile_hook nativelib
+}
+
+function hadoop_shellprofiles_classpath
+{
+  _stub_run_profile_hook classpath
+}
+
+function hadoop_shellprofiles_finalize
+{
+  _stub_run_profile_hook finalize
 }

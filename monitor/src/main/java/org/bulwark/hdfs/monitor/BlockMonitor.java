@@ -59,10 +59,6 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
     long rate = MonitorKeys.MAX_RPC_PER_SEC.get(conf);
     long retention = TimeUnit.DAYS.toMillis(MonitorKeys.RETENTION_DAYS.get(conf));
     String address = MonitorKeys.HTTP_ADDRESS.get(conf);
-    if (!address.matches("[^:\\s]+:\\d{1,5}")) {
-      throw new org.bulwark.hdfs.common.conf.InvalidConfigException(MonitorKeys.HTTP_ADDRESS.getName(), address,
-          "host:port such as 0.0.0.0:9880");
-    }
     String canaryDir = HealthChecker.canaryDir(conf);
     KeytabLogin.loginIfKerberos(conf, MonitorKeys.KEYTAB.getName(), MonitorKeys.KERBEROS_PRINCIPAL.getName(),
         address.substring(0, address.lastIndexOf(':')));

@@ -20,7 +20,7 @@ public final class MonitorKeys {
       "Most NameNode RPCs per second a poll makes (listings with locations, DataNode reports).");
   public static final ConfigKey<Long> RETENTION_DAYS = ConfigKey.number("bulwark.monitor.retention.days", 90, 1, 36_500,
       "History that ended longer ago than this is deleted (open intervals are always kept).");
-  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.text("bulwark.monitor.http-address", "0.0.0.0:9880",
+  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.hostPort("bulwark.monitor.http-address", "0.0.0.0:9880",
       "Address of the monitor's web UI and REST API (host:port; port 0 picks a free one).");
   public static final ConfigKey<Long> ADVISOR_DEPTH = ConfigKey.number("bulwark.monitor.advisor.depth", 3, 0, 64,
       "How many directory levels below / the storage-cost advisor reports.");
@@ -28,7 +28,7 @@ public final class MonitorKeys {
   public static final ConfigKey<Long> HEALTH_INTERVAL = ConfigKey.durationMillis("bulwark.monitor.health.interval", "30s", 100,
       "Pause between two rounds of health checks (canary, missing and corrupt blocks, DataNodes, active NameNode, last poll).");
   public static final ConfigKey<Long> HEALTH_TIMEOUT = ConfigKey.durationMillis("bulwark.monitor.health.timeout", "20s", 100,
-      "How long a round waits for a namespace's NameNodes and canary; what has not answered by then is CRITICAL.");
+      "How long a round waits for a namespace's NameNodes and canary: a canary not done by then is CRITICAL, block counts and DataNode reports not answered are UNKNOWN, a NameNode not answered counts as not active.");
   public static final ConfigKey<String> CANARY_DIR = ConfigKey.text("bulwark.monitor.health.canary.dir", "/tmp/.bulwark-canary",
       "Directory in each namespace where the canary creates, writes, reads back and deletes a small file; empty disables the canary.");
   public static final ConfigKey<Long> CANARY_WARNING = ConfigKey.durationMillis("bulwark.monitor.health.canary.warning", "5s", 1,
@@ -52,9 +52,9 @@ public final class MonitorKeys {
   public static final ConfigKey<Long> ACTIVE_WINDOW = ConfigKey.durationMillis("bulwark.monitor.health.active-namenode.window", "90s", 0,
       "How long a namespace may be without an active NameNode (a failover under way) before WARNING turns CRITICAL.");
   public static final ConfigKey<Long> POLL_AGE_WARNING = ConfigKey.durationMillis("bulwark.monitor.health.last-poll.warning", "10m", 1,
-      "Time since the monitor's last complete poll (or since its start) after which the last-poll check is WARNING.");
+      "How late the monitor's next complete poll may be before the last-poll check is WARNING: past the poll interval plus the longest of the last three polls (since the start, before the first).");
   public static final ConfigKey<Long> POLL_AGE_CRITICAL = ConfigKey.durationMillis("bulwark.monitor.health.last-poll.critical", "30m", 1,
-      "Time since the monitor's last complete poll (or since its start) after which the last-poll check is CRITICAL.");
+      "How late the next complete poll may be before the last-poll check is CRITICAL, counted as for last-poll.warning.");
 
   public static final ConfigKey<String> KERBEROS_PRINCIPAL = ConfigKey.text("bulwark.monitor.kerberos.principal", "",
       "Principal the monitor logs in as to read the NameNodes when hadoop.security.authentication is kerberos "

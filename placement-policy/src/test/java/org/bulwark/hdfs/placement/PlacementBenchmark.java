@@ -26,6 +26,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.net.Node;
 import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.placement.rules.StripeSpreadRules;
+import org.bulwark.hdfs.testkit.BenchChart;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,9 @@ class PlacementBenchmark {
     }
 
     ArrayNode policyNodes = report.root().putArray("policies");
-    System.out.printf("%n%-75s %-12s %12s %8s %7s %5s%n", "policy", "writer", "ops/s", "x deflt", "racks", "DCs");
+    List<List<String>> throughput = new ArrayList<>();
+    BenchChart chart = new BenchChart("chooseTarget for RF 3 on 1,000 DataNodes (median of " + RUNS + " runs)",
+        "operations per second");
     for (Class<? extends BlockPlacementPolicyDefault> type : POLICIES) {
       for (String writer : List.of("datanode", "off-cluster")) {
         Throughput t = results.get(type.getName() + "|" + writer);
@@ -110,15 +113,19 @@ class PlacementBenchmark {
         n.put("distinct_racks_mean", round((double) t.racks / t.blocks, 4));
         n.put("distinct_dcs_mean", round((double) t.dcs / t.blocks, 4));
         n.put("blocks_measured", t.blocks);
-        System.out.printf("%-75s %-12s %12.0f %8.2f %7.3f %5.3f%n", type.getName(), writer, t.median(),
-            t.median() / def, (double) t.racks / t.blocks, (double) t.dcs / t.blocks);
+        throughput.add(List.of(type.getSimpleName(), writer, String.format("%.0f", t.median()),
+            String.format("%.2f", t.median() / def), String.format("%.3f", (double) t.racks / t.blocks),
+            String.format("%.3f", (double) t.dcs / t.blocks)));
+        chart.bar(writer + " writer", type.getSimpleName(), t.median());
       }
     }
+    report.table("Throughput: chooseTarget, RF 3, 1,000 DataNodes (2 datacenters, 50 racks of 20)",
+        List.of("policy", "writer", "ops/s", "x default", "racks per block", "datacenters per block"), throughput);
+    report.chart(chart);
     ArrayNode fillNodes = report.root().putArray("rack_fill");
     report.root().put("rack_fill_blocks", 100_000);
     report.root().put("rack_util_stddev_before", round(stdDev(new double[] {50, 20, 40, 10}), 3));
-    System.out.printf("%nrack utilisation std-dev after 100,000 blocks (before: %.2f points)%n",
-        stdDev(new double[] {50, 20, 40, 10}));
+    List<List<String>> fill = new ArrayList<>();
     for (Map.Entry<String, List<double[]>> e : rackFill.entrySet()) {
       double rack = e.getValue().stream().mapToDouble(v -> v[0]).average().orElse(Double.NaN);
       double node = e.getValue().stream().mapToDouble(v -> v[1]).average().orElse(Double.NaN);
@@ -126,10 +133,14 @@ class PlacementBenchmark {
       n.put("name", e.getKey());
       n.put("rack_util_stddev_after", round(rack, 3));
       n.put("node_util_stddev_after", round(node, 3));
-      System.out.printf("%-75s racks %8.3f points, DataNodes %8.3f points%n", e.getKey(), rack, node);
+      fill.add(List.of(e.getKey().substring(e.getKey().lastIndexOf('.') + 1), String.format("%.3f", rack),
+          String.format("%.3f", node)));
     }
+    report.table(String.format("Fill: utilisation std-dev after 100,000 blocks from racks at 50/20/40/10 %% (%.2f"
+        + " points before)", stdDev(new double[] {50, 20, 40, 10})), List.of("policy", "racks (points)",
+        "DataNodes (points)"), fill);
     ArrayNode ec = report.root().putArray("ec_placement");
-    System.out.printf("%nerasure-coded block groups on %s, 1,000 each%n", EC_LAYOUT);
+    List<List<String>> groups = new ArrayList<>();
     for (Class<? extends BlockPlacementPolicyDefault> type : List.of(BlockPlacementPolicyRackFaultTolerant.class,
         HierarchicalErasureCodedPlacementPolicy.class)) {
       for (int[] schema : new int[][] {{3, 2}, {6, 3}}) {
@@ -141,10 +152,12 @@ class PlacementBenchmark {
         n.put("most_cells_in_one_dc_max", spread[1]);
         n.put("groups_surviving_dc_loss", spread[2]);
         n.put("survives_dc_loss", spread[2] == 1000);
-        System.out.printf("%-75s RS-%d-%d: DCs min %d, most cells in one DC %d, %d/1000 survive a DC's loss%n",
-            type.getName(), schema[0], schema[1], spread[0], spread[1], spread[2]);
+        groups.add(List.of(type.getSimpleName(), "RS-" + schema[0] + "-" + schema[1], String.valueOf(spread[0]),
+            String.valueOf(spread[1]), spread[2] + " of 1000"));
       }
     }
+    report.table("Erasure coding: 1,000 block groups each on " + EC_LAYOUT, List.of("policy", "schema",
+        "datacenters (fewest)", "cells in one datacenter (most)", "groups surviving a datacenter's loss"), groups);
     System.out.println("written to " + report.write());
   }
 

@@ -22,6 +22,7 @@ import org.bulwark.hdfs.balancer.plan.Classification;
 import org.bulwark.hdfs.balancer.plan.ExactOptimum;
 import org.bulwark.hdfs.balancer.plan.NodeUsage;
 import org.bulwark.hdfs.balancer.plan.ScalePlanning;
+import org.bulwark.hdfs.testkit.BenchChart;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
@@ -94,6 +95,10 @@ class BalancerPoliciesBenchmark {
     scenarios.add(scenario(favoredWriters(), runs));
     ObjectMapper json = new ObjectMapper();
     report.root().set("scenarios", json.valueToTree(scenarios));
+    describeForThePage(report, scenarios);
+    report.table("Planning one iteration without a cluster (2,000 simulated DataNodes in 100 racks)", List.of(
+        "replicas", "seconds", "heap MB"), List.of(List.of(String.format("%,d", (long) sim[2]),
+        String.format("%.2f", sim[0]), String.format("%.0f", sim[1]))));
     report.root().put("sim_plan_s", sim[0]);
     report.root().put("sim_heap_mb", sim[1]);
     report.root().put("sim_datanodes", 2000);
@@ -194,6 +199,39 @@ class BalancerPoliciesBenchmark {
     s.put("policies", policies);
     s.put("runs", runs);
     return s;
+  }
+
+  /** The page's table and chart: per scenario and policy the medians, against the exact optimum of the first iteration. */
+  @SuppressWarnings("unchecked")
+  private static void describeForThePage(BenchReport report, List<Map<String, Object>> scenarios) {
+    List<List<String>> rows = new ArrayList<>();
+    BenchChart chart = new BenchChart("MB moved: each policy against the exact optimum of its first iteration",
+        "MB moved");
+    for (Map<String, Object> s : scenarios) {
+      String name = (String) s.get("name");
+      for (Map<String, Object> r : (List<Map<String, Object>>) s.get("policies")) {
+        String policy = String.valueOf(r.get("policy"));
+        rows.add(List.of(name, policy, figure(r.get("duration_s"), "%.1f"), figure(mb(r.get("bytes_moved")), "%.1f"),
+            figure(mb(r.get("optimal_bytes")), "%.1f"), String.valueOf(r.get("moves")),
+            String.valueOf(r.get("moves_adding_rack")), String.valueOf(r.get("optimal_moves_adding_rack")),
+            figure(r.get("share_of_optimum"), "%.2f"), figure(r.get("bytes_vs_optimum"), "%.2f"),
+            figure(r.get("dn_util_stddev_before"), "%.2f") + " -> " + figure(r.get("dn_util_stddev_after"), "%.2f")));
+        chart.bar(name, policy, mb(r.get("bytes_moved")));
+        chart.bar(name, "optimum of " + policy + "'s copy", mb(r.get("optimal_bytes")));
+      }
+    }
+    report.table("Medians per scenario and policy (the optimum: CP-SAT over the first iteration's candidate blocks)",
+        List.of("scenario", "policy", "seconds", "MB moved", "MB optimum", "moves", "adding a rack", "optimum adding",
+            "share of optimum", "bytes vs optimum", "DataNode std-dev (points)"), rows);
+    report.chart(chart);
+  }
+
+  private static double mb(Object bytes) {
+    return bytes instanceof Number n ? n.doubleValue() / MB : Double.NaN;
+  }
+
+  private static String figure(Object value, String format) {
+    return value instanceof Number n ? String.format(format, n.doubleValue()) : String.valueOf(value);
   }
 
   /** Writes the initial layout and stops the cluster, leaving its storage in {@code dir}. */

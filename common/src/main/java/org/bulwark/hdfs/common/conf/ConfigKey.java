@@ -102,10 +102,36 @@ public final class ConfigKey<T> {
    * m, h, d); a bare number means milliseconds.
    */
   public static ConfigKey<Long> durationMillis(String name, String defaultText, long minMillis, String description) {
-    String expected = "a duration of at least " + minMillis + "ms, such as 500ms, 2s or 1m";
+    String expected = "a duration of at least " + minMillis + "ms, such as " + durationExamples(minMillis);
     return new ConfigKey<>(name, defaultText, description, expected, t -> {
       Long millis = Durations.parseMillis(t);
       return millis != null && millis >= minMillis ? millis : null;
+    });
+  }
+
+  /** Three durations of at least {@code minMillis}, so that the text a bad value gets names only valid ones. */
+  private static String durationExamples(long minMillis) {
+    String[] texts = {"500ms", "2s", "1m", "5m", "1h", "1d"};
+    long[] millis = {500, 2_000, 60_000, 300_000, 3_600_000, 86_400_000};
+    StringBuilder out = new StringBuilder();
+    int shown = 0;
+    for (int i = 0; i < texts.length && shown < 3; i++) {
+      if (millis[i] >= minMillis) {
+        out.append(shown == 0 ? "" : shown == 2 || i == texts.length - 1 ? " or " : ", ").append(texts[i]);
+        shown++;
+      }
+    }
+    return shown == 0 ? minMillis + "ms" : out.toString();
+  }
+
+  /** A key holding {@code host:port}, a port from 0 (any free one) to 65535. */
+  public static ConfigKey<String> hostPort(String name, String defaultText, String description) {
+    return new ConfigKey<>(name, defaultText, description, "host:port, such as 0.0.0.0:9880 (port 0 to 65535)", t -> {
+      int colon = t.lastIndexOf(':');
+      if (colon <= 0 || !t.substring(colon + 1).matches("\\d{1,5}") || t.substring(0, colon).matches(".*[:\\s].*")) {
+        return null;
+      }
+      return Integer.parseInt(t.substring(colon + 1)) <= 65_535 ? t : null;
     });
   }
 

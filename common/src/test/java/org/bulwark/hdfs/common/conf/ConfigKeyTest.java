@@ -16,7 +16,7 @@ class ConfigKeyTest {
   void defaultsApplyWhenUnset() {
     assertEquals(30_000L, SampleKeys.INTERVAL.get(conf));
     assertEquals(Boolean.FALSE, SampleKeys.ENABLED.get(conf));
-    assertNull(ConfigKey.text("bulwark.sample.url", "", "A URL.").get(conf));
+    assertNull(ConfigKey.text("bulwark.monitor.sample.url", "", "A URL.").get(conf));
   }
 
   @Test
@@ -50,18 +50,45 @@ class ConfigKeyTest {
 
   @Test
   void badValuesNameTheKeyTheValueAndWhatIsValid() {
-    conf.set("bulwark.sample.poll.interval", "soon");
+    conf.set("bulwark.monitor.sample.poll.interval", "soon");
     InvalidConfigException e = assertThrows(InvalidConfigException.class, () -> SampleKeys.INTERVAL.get(conf));
-    assertEquals("bulwark.sample.poll.interval = 'soon' is not valid: expected a duration of at least 1ms,"
+    assertEquals("bulwark.monitor.sample.poll.interval = 'soon' is not valid: expected a duration of at least 1ms,"
         + " such as 500ms, 2s or 1m", e.getMessage());
-    assertEquals("bulwark.sample.poll.interval", e.getKey());
+    assertEquals("bulwark.monitor.sample.poll.interval", e.getKey());
 
-    conf.set("bulwark.sample.poll.interval", "0s");
+    conf.set("bulwark.monitor.sample.poll.interval", "0s");
     assertThrows(InvalidConfigException.class, () -> SampleKeys.INTERVAL.get(conf));
 
-    conf.set("bulwark.sample.enabled", "yes");
-    assertEquals("bulwark.sample.enabled = 'yes' is not valid: expected true or false",
+    conf.set("bulwark.monitor.sample.enabled", "yes");
+    assertEquals("bulwark.monitor.sample.enabled = 'yes' is not valid: expected true or false",
         assertThrows(InvalidConfigException.class, () -> SampleKeys.ENABLED.get(conf)).getMessage());
+  }
+
+  @Test
+  void aDurationsExamplesAreAllValid() {
+    ConfigKey<Long> key = ConfigKey.durationMillis("bulwark.t.timeout", "2m", 1000, "A timeout.");
+    conf.set(key.getName(), "500ms");
+    assertEquals("bulwark.t.timeout = '500ms' is not valid: expected a duration of at least 1000ms, such as 2s, 1m"
+        + " or 5m", assertThrows(InvalidConfigException.class, () -> key.get(conf)).getMessage());
+    for (String example : new String[] {"2s", "1m", "5m"}) {
+      conf.set(key.getName(), example);
+      key.get(conf);
+    }
+  }
+
+  @Test
+  void hostPortsAreChecked() {
+    ConfigKey<String> key = ConfigKey.hostPort("bulwark.t.http-address", "0.0.0.0:9880", "An address.");
+    assertEquals("0.0.0.0:9880", key.get(conf));
+    for (String good : new String[] {"127.0.0.1:0", "nn1.example.com:65535"}) {
+      conf.set(key.getName(), good);
+      assertEquals(good, key.get(conf));
+    }
+    for (String bad : new String[] {"9880", ":9880", "host:", "host:65536", "host:port", "a b:1", "a:b:1"}) {
+      conf.set(key.getName(), bad);
+      assertEquals("bulwark.t.http-address = '" + bad + "' is not valid: expected host:port, such as 0.0.0.0:9880"
+          + " (port 0 to 65535)", assertThrows(InvalidConfigException.class, () -> key.get(conf)).getMessage(), bad);
+    }
   }
 
   @Test
@@ -106,8 +133,8 @@ class ConfigKeyTest {
 
   @Test
   void placeholdersAreFilledInOrder() {
-    assertEquals("bulwark.sample.priority.ns1.nn2", SampleKeys.PRIORITY.resolve("ns1", "nn2"));
-    conf.set("bulwark.sample.priority.ns1.nn2", "7");
+    assertEquals("bulwark.monitor.sample.priority.ns1.nn2", SampleKeys.PRIORITY.resolve("ns1", "nn2"));
+    conf.set("bulwark.monitor.sample.priority.ns1.nn2", "7");
     assertEquals(7L, SampleKeys.PRIORITY.get(conf, "ns1", "nn2"));
     assertEquals(0L, SampleKeys.PRIORITY.get(conf, "ns1", "nn1"));
     assertThrows(IllegalArgumentException.class, () -> SampleKeys.PRIORITY.resolve("ns1"));

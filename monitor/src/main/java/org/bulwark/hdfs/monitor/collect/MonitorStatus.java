@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.monitor.collect;
 
+import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +23,10 @@ public final class MonitorStatus {
   /** When the poll under way started (0: none under way). */
   private volatile long pollStarted;
   private volatile long lastPollMillis;
+  /** The durations of the last {@link #RECENT_POLLS} complete polls, oldest first. */
+  private final ArrayDeque<Long> recentPollMillis = new ArrayDeque<>();
+  /** How many complete polls {@link #longestRecentPollMillis()} looks back on: a slow poll is remembered a while. */
+  static final int RECENT_POLLS = 3;
 
   void pollStarted(long at) {
     pollStarted = at;
@@ -43,6 +48,12 @@ public final class MonitorStatus {
 
   void pollFinished(long at) {
     lastPollMillis = at - pollStarted;
+    synchronized (recentPollMillis) {
+      if (recentPollMillis.size() == RECENT_POLLS) {
+        recentPollMillis.removeFirst();
+      }
+      recentPollMillis.addLast(lastPollMillis);
+    }
     lastPollFinished = at;
     polls++;
     pollStarted = 0;
@@ -101,5 +112,16 @@ public final class MonitorStatus {
   /** How long the last completed poll took, all namespaces together (0: none yet). */
   public long lastPollMillis() {
     return lastPollMillis;
+  }
+
+  /** The longest of the last {@link #RECENT_POLLS} complete polls (0: none yet): how long a poll may take before it is late. */
+  public long longestRecentPollMillis() {
+    synchronized (recentPollMillis) {
+      long longest = 0;
+      for (long millis : recentPollMillis) {
+        longest = Math.max(longest, millis);
+      }
+      return longest;
+    }
   }
 }

@@ -54,6 +54,7 @@ public final class HealthChecker implements Closeable {
   private final HealthRules rules;
   private final long intervalMillis;
   private final long timeoutMillis;
+  private final long pollIntervalMillis;
   private final long startedAt = System.currentTimeMillis();
   private final ExecutorService pool;
   private final Thread thread;
@@ -69,6 +70,7 @@ public final class HealthChecker implements Closeable {
     this.rules = new HealthRules(HealthThresholds.from(conf));
     this.intervalMillis = MonitorKeys.HEALTH_INTERVAL.get(conf);
     this.timeoutMillis = MonitorKeys.HEALTH_TIMEOUT.get(conf);
+    this.pollIntervalMillis = MonitorKeys.POLL_INTERVAL.get(conf);
     for (URI uri : namespaces) {
       watched.add(new Watched(uri.toString(), new NamespaceProbe(conf, uri, canaryDir, timeoutMillis), startedAt));
     }
@@ -187,7 +189,9 @@ public final class HealthChecker implements Closeable {
     }
     long now = System.currentTimeMillis();
     String error = status.lastErrorAt() > status.lastPollFinished() ? status.lastError() : null;
-    results.add(rules.lastPoll(status.lastPollFinished(), startedAt, now, error));
+    long longest = status.longestRecentPollMillis();
+    results.add(rules.lastPoll(status.lastPollFinished(), startedAt, now, error,
+        longest == 0 ? 0 : pollIntervalMillis + longest));
     HealthReport report = new HealthReport(now, results);
     logChanges(latest, report);
     latest = report;

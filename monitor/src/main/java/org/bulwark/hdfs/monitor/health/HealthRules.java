@@ -120,15 +120,20 @@ public final class HealthRules {
   }
 
   /**
-   * The monitor's own freshness: time since its last complete poll, or since it started when none has
-   * completed, with the last poll error as the reason when there is one.
+   * The monitor's own freshness: time since its last complete poll, or since it started when none has completed,
+   * with the last poll error as the reason when there is one. Judged past the time a poll cycle takes
+   * ({@code cycleMillis}: the poll interval plus the longest of the last complete polls, 0 before the first), so that a
+   * namespace whose polls take hours is not CRITICAL at every poll, while one whose polls stop is.
    */
-  public CheckResult lastPoll(long lastFinished, long startedAt, long now, String lastError) {
+  public CheckResult lastPoll(long lastFinished, long startedAt, long now, String lastError, long cycleMillis) {
     boolean never = lastFinished == 0;
     long age = now - (never ? startedAt : lastFinished);
     String reason = (never ? "no complete poll in the " + age / 1000 + " s since the monitor started"
-        : "last complete poll " + age / 1000 + " s ago") + (lastError == null ? "" : "; last error: " + lastError);
-    Severity s = age > t.pollAgeCriticalMillis ? Severity.CRITICAL : age > t.pollAgeWarningMillis ? Severity.WARNING : Severity.OK;
+        : "last complete poll " + age / 1000 + " s ago") + (cycleMillis == 0 ? "" : " (a poll cycle takes up to "
+        + cycleMillis / 1000 + " s)") + (lastError == null ? "" : "; last error: " + lastError);
+    long overdue = age - cycleMillis;
+    Severity s = overdue > t.pollAgeCriticalMillis ? Severity.CRITICAL
+        : overdue > t.pollAgeWarningMillis ? Severity.WARNING : Severity.OK;
     return new CheckResult(LAST_POLL, "", s, reason, age / 1000.0);
   }
 

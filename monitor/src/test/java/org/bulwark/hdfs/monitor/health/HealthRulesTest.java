@@ -133,12 +133,24 @@ class HealthRulesTest {
   void theLastPollAgesFromTheMonitorsStartUntilOneCompletes() {
     HealthRules r = rules("bulwark.monitor.health.last-poll.warning", "10m", "bulwark.monitor.health.last-poll.critical", "30m");
     long start = 1_000_000;
-    assertEquals(Severity.OK, r.lastPoll(0, start, start + 600_000, null).severity);
-    CheckResult never = r.lastPoll(0, start, start + 600_001, "Connection refused");
+    assertEquals(Severity.OK, r.lastPoll(0, start, start + 600_000, null, 0).severity);
+    CheckResult never = r.lastPoll(0, start, start + 600_001, "Connection refused", 0);
     assertEquals(Severity.WARNING, never.severity);
     assertEquals("no complete poll in the 600 s since the monitor started; last error: Connection refused", never.reason);
-    assertEquals(Severity.CRITICAL, r.lastPoll(start, start, start + 1_800_001, null).severity);
-    assertEquals("last complete poll 5 s ago", r.lastPoll(start, 0, start + 5_000, null).reason);
+    assertEquals(Severity.CRITICAL, r.lastPoll(start, start, start + 1_800_001, null, 0).severity);
+    assertEquals("last complete poll 5 s ago", r.lastPoll(start, 0, start + 5_000, null, 0).reason);
+  }
+
+  @Test
+  void theLastPollIsJudgedPastTheTimeAPollCycleTakes() {
+    HealthRules r = rules("bulwark.monitor.health.last-poll.warning", "10m", "bulwark.monitor.health.last-poll.critical", "30m");
+    long finished = 1_000_000;
+    long cycle = 2 * 3_600_000 + 60_000; // polls of 2 h (a 50 M-block namespace at the default rate), every minute
+    CheckResult polling = r.lastPoll(finished, 0, finished + cycle, null, cycle);
+    assertEquals(Severity.OK, polling.severity, "a poll that takes as long as the last ones is not late");
+    assertEquals("last complete poll 7260 s ago (a poll cycle takes up to 7260 s)", polling.reason);
+    assertEquals(Severity.WARNING, r.lastPoll(finished, 0, finished + cycle + 600_001, null, cycle).severity);
+    assertEquals(Severity.CRITICAL, r.lastPoll(finished, 0, finished + cycle + 1_800_001, null, cycle).severity);
   }
 
   @Test
@@ -153,7 +165,7 @@ class HealthRulesTest {
   @Test
   void metricsCarryEachCheckPerNamespaceAndTheOverallCode() {
     List<CheckResult> checks = new java.util.ArrayList<>(rules().judge(healthy().dataNodes(9, 1, 0)));
-    checks.add(rules().lastPoll(1000, 0, 3000, null));
+    checks.add(rules().lastPoll(1000, 0, 3000, null, 0));
     HealthReport report = new HealthReport(5000, checks);
     HealthMetrics metrics = new HealthMetrics(() -> report, List.of(NS));
     MetricsCollectorImpl collector = new MetricsCollectorImpl();
