@@ -172,6 +172,21 @@ final class ModelLayout {
     return out;
   }
 
+  /** Every block of every node above the average: the candidates of the complete move set, with no fetch window. */
+  Map<Integer, List<BlockCandidate>> everyBlockOfSources() {
+    double average = average();
+    Map<Integer, List<BlockCandidate>> out = new HashMap<>();
+    for (int b = 0; b < holders.size(); b++) {
+      for (int h : holders.get(b)) {
+        if (utilisation(h) > average) {
+          out.computeIfAbsent(h, k -> new ArrayList<>()).add(new BlockCandidate(0, b, sizes.get(b)[0],
+              holders.get(b).clone()));
+        }
+      }
+    }
+    return out;
+  }
+
   void apply(List<PlannedMove> moves) {
     for (PlannedMove m : moves) {
       int b = (int) m.block().blockId();
