@@ -111,7 +111,7 @@ class PlacementSwitchBenchmark {
         files.add(p);
       }
       c.awaitReplication(0, new Path("/data"), Duration.ofMinutes(2));
-      Map<String, Set<String>> before = holders(fs, files);
+      Map<String, Held> before = blocks(fs, files);
 
       Configuration conf = c.mini().getConfiguration(0);
       conf.set("dfs.block.replicator.classname", k.policy().getName());
@@ -137,18 +137,17 @@ class PlacementSwitchBenchmark {
       sampler.stop();
       sampling.join();
 
-      Map<String, Set<String>> after = holders(fs, files);
-      Map<String, Long> lengths = lengths(fs, files);
+      Map<String, Held> after = blocks(fs, files);
       long copied = 0;
       long crossRack = 0;
       long crossDatacenter = 0;
-      for (Map.Entry<String, Set<String>> e : after.entrySet()) {
-        Set<String> old = before.get(e.getKey());
+      for (Map.Entry<String, Held> e : after.entrySet()) {
+        Set<String> old = before.get(e.getKey()).holders();
         Set<String> oldRacks = parents(old, 1);
         Set<String> oldDatacenters = parents(old, 2);
-        for (String holder : e.getValue()) {
+        for (String holder : e.getValue().holders()) {
           if (!old.contains(holder)) {
-            long bytes = lengths.get(e.getKey());
+            long bytes = e.getValue().length();
             copied += bytes;
             crossRack += oldRacks.contains(parent(holder, 1)) ? 0 : bytes;
             crossDatacenter += k.topology().equals(TWO_DATACENTERS) && !oldDatacenters.contains(parent(holder, 2))
@@ -176,33 +175,24 @@ class PlacementSwitchBenchmark {
     }
   }
 
-  /** Every block's holders as topology paths ({@code /dc/rack/host:port}), by block name. */
-  private static Map<String, Set<String>> holders(DistributedFileSystem fs, List<Path> files) throws Exception {
-    Map<String, Set<String>> out = new HashMap<>();
-    for (Path p : files) {
-      FileStatus st = fs.getFileStatus(p);
-      BlockLocation[] blocks = fs.getFileBlockLocations(st, 0, st.getLen());
-      for (int b = 0; b < blocks.length; b++) {
-        out.put(p + "#" + b, new HashSet<>(List.of(blocks[b].getTopologyPaths())));
-      }
-    }
-    return out;
-  }
+  /** A block's length and its holders as topology paths ({@code /dc/rack/host:port}). */
+  private record Held(long length, Set<String> holders) {}
 
-  private static Map<String, Long> lengths(DistributedFileSystem fs, List<Path> files) throws Exception {
-    Map<String, Long> out = new HashMap<>();
+  /** Every block, by name ({@code file#index}), from one listing of each file. */
+  private static Map<String, Held> blocks(DistributedFileSystem fs, List<Path> files) throws Exception {
+    Map<String, Held> out = new HashMap<>();
     for (Path p : files) {
       FileStatus st = fs.getFileStatus(p);
       BlockLocation[] blocks = fs.getFileBlockLocations(st, 0, st.getLen());
       for (int b = 0; b < blocks.length; b++) {
-        out.put(p + "#" + b, blocks[b].getLength());
+        out.put(p + "#" + b, new Held(blocks[b].getLength(), new HashSet<>(List.of(blocks[b].getTopologyPaths()))));
       }
     }
     return out;
   }
 
   private static boolean everyBlockHasItsReplicas(DistributedFileSystem fs, List<Path> files) throws Exception {
-    return holders(fs, files).values().stream().allMatch(h -> h.size() >= 3);
+    return blocks(fs, files).values().stream().allMatch(h -> h.holders().size() >= 3);
   }
 
   /** {@code path} without its last {@code levels} parts: the rack (1) or datacenter (2) of a holder. */
