@@ -84,7 +84,7 @@ class BlockMonitorCliIT {
   void badValues() {
     assertEquals("blockmonitor: bulwark.monitor.max-rpc-per-sec = '0' is not valid: expected a whole number from 1 to 100000",
         run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.max-rpc-per-sec=0"));
-    assertEquals("blockmonitor: bulwark.monitor.http-address = 'nine' is not valid: expected host:port such as 0.0.0.0:9880",
+    assertEquals("blockmonitor: bulwark.monitor.http-address = 'nine' is not valid: expected host:port, such as 0.0.0.0:9880 (port 0 to 65535)",
         run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.http-address=nine"));
     assertEquals("blockmonitor: fs.defaultFS = 'file:///' is not an HDFS URI and dfs.nameservices is empty: nothing to monitor",
         run("-Dfs.defaultFS=file:///"));
