@@ -65,6 +65,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   private CuratorFramework zooKeeper;
   private LeaderElection election;
   private ControllerLoop loop;
+  private Consumer<String> activationFaults;
   private HealthMonitor health;
   /** The other NameNodes of the nameservice, checked as this controller's own is: see PreviousActiveFencer. Filled before any thread starts. */
   private final Map<String, HealthMonitor> peers = new HashMap<>();
@@ -200,7 +201,9 @@ public final class HotStandbyController extends Configured implements Tool, Clos
         exitWitness = LocalExitWitness.forAddress(target.getAddress(), ns + "." + nn);
         loop.witnessExits(exitWitness);
       }
-      haltAfterActivationStepForTests(loop);
+      if (activationFaults != null) {
+        loop.injectActivationFaults(activationFaults);
+      }
       if (HotStandbyKeys.TRIGGER_BLOCK_REPORTS.get(conf)) {
         blockReports = new BlockReportTrigger(conf, NetUtils.createSocketAddr(nameNode.rpcAddress()), target.getAddress(),
             HotStandbyKeys.TRIGGER_BLOCK_REPORTS_PER_SECOND.get(conf), ns + "-" + nn);
@@ -274,19 +277,11 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   }
 
   /**
-   * Test seam: with the system property {@value #HALT_AFTER_PROPERTY} naming an activation step
-   * ({@code LOCKED}, {@code FENCED}, {@code TRANSITIONED}, {@code PUBLISHED}), the controller's JVM halts
-   * right after that step, as a kill -9 there would, so a test can check that the next leader fences what
-   * it left. Not a configuration key: nothing an operator sets.
+   * Fault injection for tests, set before {@link #start}: told after each activation step (see
+   * {@link ControllerLoop#injectActivationFaults}), so a test can crash a controller's JVM right after one.
    */
-  static final String HALT_AFTER_PROPERTY = "bulwark.hotstandby.test.halt-after-step";
-
-  private static void haltAfterActivationStepForTests(ControllerLoop loop) {
-    String step = System.getProperty(HALT_AFTER_PROPERTY);
-    if (step != null) {
-      LOG.warn("Test seam: this controller's JVM halts after activation step {}", step);
-      loop.haltAfter(step);
-    }
+  void injectActivationFaults(Consumer<String> faults) {
+    activationFaults = faults;
   }
 
   /**
@@ -422,7 +417,12 @@ public final class HotStandbyController extends Configured implements Tool, Clos
   }
 
   static int runMain(String[] args, PrintStream err) {
+    return runMain(new HotStandbyController(), args, err);
+  }
+
+  /** The daemon's command line run with {@code controller} (a test's, with faults injected). */
+  static int runMain(HotStandbyController controller, String[] args, PrintStream err) {
     DefaultMetricsSystem.initialize("HotStandby");
-    return DaemonCommand.main("hotstandby", new HdfsConfiguration(), new HotStandbyController(), args, err);
+    return DaemonCommand.main("hotstandby", new HdfsConfiguration(), controller, args, err);
   }
 }

@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -273,7 +274,7 @@ class HotStandbyFaultsIT {
   @Test
   void killedControllerHandsOverAfterItsSession(@TempDir File dir) throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
-      Process forked = forkController(ha, dir, List.of());
+      Process forked = forkController(ha, dir, HotStandbyController.class);
       try {
         Await.until("the forked controller made nn1 active", WAIT, () -> ha.activeNameNode() == 0);
         ha.startController(1);
@@ -300,10 +301,10 @@ class HotStandbyFaultsIT {
   @Test
   void aControllerHaltedRightAfterTransitionToActiveIsFencedByTheNextLeader(@TempDir File dir) throws Exception {
     try (HotStandbyCluster ha = HotStandbyCluster.start(2)) {
-      Process forked = forkController(ha, dir, List.of("-D" + HotStandbyController.HALT_AFTER_PROPERTY + "=TRANSITIONED"));
+      Process forked = forkController(ha, dir, HaltingController.class, "TRANSITIONED");
       try {
         assertTrue(forked.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "the controller halted");
-        assertEquals(137, forked.exitValue(), "halted by the seam, right after transitionToActive");
+        assertEquals(137, forked.exitValue(), "halted by the injected fault, right after transitionToActive");
         assertTrue(ha.cluster.mini().getNameNode(0).isActiveState(), "nn1 was left active, unpublished");
         ha.startController(1);
         assertEquals(1, ha.awaitActiveOtherThan(0, WAIT));
@@ -316,12 +317,14 @@ class HotStandbyFaultsIT {
     }
   }
 
-  /** nn1's controller in a JVM of its own (so it can die as a process does), with {@code jvmOptions}. */
-  private static Process forkController(HotStandbyCluster ha, File dir, List<String> jvmOptions) throws Exception {
+  /** nn1's controller in a JVM of its own (so it can die as a process does), run by {@code main} with {@code first}. */
+  private static Process forkController(HotStandbyCluster ha, File dir, Class<?> main, String... first) throws Exception {
     File site = new File(dir, "controller-site.xml");
     try (OutputStream out = new FileOutputStream(site)) {
       ha.controllerConf(0).writeXml(out);
     }
-    return ForkedJvm.start(HotStandbyController.class, new File(dir, "controller.log"), jvmOptions, "-conf", site.getPath());
+    List<String> args = new ArrayList<>(List.of(first));
+    args.addAll(List.of("-conf", site.getPath()));
+    return ForkedJvm.start(main, new File(dir, "controller.log"), args.toArray(new String[0]));
   }
 }

@@ -24,6 +24,7 @@ import org.bulwark.hdfs.monitor.health.HealthMetrics;
 import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
 import org.bulwark.hdfs.monitor.web.MonitorHttpServer;
+import org.bulwark.hdfs.monitor.web.WebEndpoints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,15 +59,15 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
     long interval = MonitorKeys.POLL_INTERVAL.get(conf);
     long rate = MonitorKeys.MAX_RPC_PER_SEC.get(conf);
     long retention = TimeUnit.DAYS.toMillis(MonitorKeys.RETENTION_DAYS.get(conf));
-    String address = MonitorKeys.HTTP_ADDRESS.get(conf);
+    WebEndpoints web = WebEndpoints.of(conf);
     String canaryDir = HealthChecker.canaryDir(conf);
     KeytabLogin.loginIfKerberos(conf, MonitorKeys.KEYTAB.getName(), MonitorKeys.KERBEROS_PRINCIPAL.getName(),
-        address.substring(0, address.lastIndexOf(':')));
+        web.host());
     try {
       store = StoreFactory.open(conf);
       poller = new HistoryPoller(conf, namespaces, store, rate, interval, retention, canaryDir);
       health = new HealthChecker(conf, namespaces, poller.status(), canaryDir);
-      http = new MonitorHttpServer(conf, address, store, poller.status(), health);
+      http = new MonitorHttpServer(conf, web, store, poller.status(), health);
       http.start();
       metrics = new PollerMetrics(poller.status());
       metrics.register();
@@ -74,16 +75,21 @@ public final class BlockMonitor extends Configured implements Tool, Closeable {
       healthMetrics.register();
       poller.start();
       health.start();
-      LOG.info("Block monitor: namespaces {}, store {}, web UI http://{}:{}/", namespaces, store.describe(),
-          http.address().getHostString(), http.address().getPort());
+      LOG.info("Block monitor: namespaces {}, store {}, web UI {}", namespaces, store.describe(), http.urls());
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
     }
   }
 
+  /** Where the web UI answers over HTTP; null when {@code dfs.http.policy} is HTTPS_ONLY. */
   public InetSocketAddress httpAddress() {
-    return http.address();
+    return http.httpAddress();
+  }
+
+  /** Where the web UI answers over HTTPS; null under the default {@code dfs.http.policy} HTTP_ONLY. */
+  public InetSocketAddress httpsAddress() {
+    return http.httpsAddress();
   }
 
   public MonitorStatus status() {

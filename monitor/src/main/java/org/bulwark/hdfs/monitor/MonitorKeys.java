@@ -21,7 +21,9 @@ public final class MonitorKeys {
   public static final ConfigKey<Long> RETENTION_DAYS = ConfigKey.number("bulwark.monitor.retention.days", 90, 1, 36_500,
       "History that ended longer ago than this is deleted (open intervals are always kept).");
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.hostPort("bulwark.monitor.http-address", "0.0.0.0:9880",
-      "Address of the monitor's web UI and REST API (host:port; port 0 picks a free one).");
+      "Address of the monitor's web UI and REST API over HTTP, served unless dfs.http.policy is HTTPS_ONLY (host:port; port 0 picks a free one).");
+  public static final ConfigKey<String> HTTPS_ADDRESS = ConfigKey.hostPort("bulwark.monitor.https-address", "0.0.0.0:9881",
+      "Address of the web UI and REST API over HTTPS, served when dfs.http.policy is HTTPS_ONLY or HTTP_AND_HTTPS, with the keystore of ssl-server.xml as the NameNode's.");
   public static final ConfigKey<Long> ADVISOR_DEPTH = ConfigKey.number("bulwark.monitor.advisor.depth", 3, 0, 64,
       "How many directory levels below / the storage-cost advisor reports.");
 

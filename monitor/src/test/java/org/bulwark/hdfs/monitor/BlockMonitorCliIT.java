@@ -86,6 +86,12 @@ class BlockMonitorCliIT {
         run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.max-rpc-per-sec=0"));
     assertEquals("blockmonitor: bulwark.monitor.http-address = 'nine' is not valid: expected host:port, such as 0.0.0.0:9880 (port 0 to 65535)",
         run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Dbulwark.monitor.http-address=nine"));
+    assertEquals("blockmonitor: dfs.http.policy = 'HTTPS' is not valid: expected HTTP_ONLY, HTTPS_ONLY or HTTP_AND_HTTPS",
+        run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Ddfs.http.policy=HTTPS"));
+    assertEquals("blockmonitor: ssl.server.keystore.location = '' is not valid: expected the web server's keystore, set in "
+        + "no-such-ssl-server.xml on the classpath, as dfs.http.policy = HTTPS_ONLY serves HTTPS",
+        run("-Dfs.defaultFS=hdfs://127.0.0.1:1", "-Ddfs.http.policy=https_only",
+            "-Ddfs.https.server.keystore.resource=no-such-ssl-server.xml"));
     assertEquals("blockmonitor: fs.defaultFS = 'file:///' is not an HDFS URI and dfs.nameservices is empty: nothing to monitor",
         run("-Dfs.defaultFS=file:///"));
     assertEquals("blockmonitor: unknown argument '-x'. Usage: hdfs blockmonitor [generic options]", run("-x"));

@@ -184,14 +184,14 @@ public final class ControllerLoop implements Closeable {
     fatal = handler;
   }
 
-  /** Test seam (see {@code HotStandbyController}): the JVM halts right after the named activation step. */
-  public void haltAfter(String stepName) {
-    Activation.Step at = Activation.Step.valueOf(stepName);
-    steps = step -> {
-      if (step == at) {
-        Runtime.getRuntime().halt(137);
-      }
-    };
+  /**
+   * Fault injection for tests (Hadoop's FaultInjector pattern): {@code faults} is told the name of each activation
+   * step as it completes ({@code LOCKED}, {@code FENCED}, {@code TRANSITIONED}, {@code PUBLISHED}), on the decision
+   * thread; throwing there aborts the activation at that step, halting the JVM there is a crash there. Production
+   * code never sets one.
+   */
+  public void injectActivationFaults(Consumer<String> faults) {
+    steps = step -> faults.accept(step.name());
   }
 
   /** Test seam: told after each step of an activation (see {@link Activation}); throwing there aborts it. */

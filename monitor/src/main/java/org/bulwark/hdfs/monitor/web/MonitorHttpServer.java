@@ -3,13 +3,13 @@ package org.bulwark.hdfs.monitor.web;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.AuthenticationFilterInitializer;
 import org.bulwark.hdfs.monitor.MonitorKeys;
@@ -20,7 +20,8 @@ import org.bulwark.hdfs.monitor.store.HistoryStore;
 /**
  * The monitor's web server: Hadoop's {@link HttpServer2} (so {@code /jmx}, {@code /conf},
  * {@code /logLevel} and {@code /stacks} come with it, and Hadoop's authentication filters apply), the
- * pages in {@code webapps/blockmonitor} and the JSON API under {@code /api/}.
+ * pages in {@code webapps/blockmonitor} and the JSON API under {@code /api/}, over HTTP, HTTPS or both as
+ * {@code dfs.http.policy} says ({@link WebEndpoints}).
  */
 public final class MonitorHttpServer implements Closeable {
   static final String STORE = "bulwark.monitor.store";
@@ -28,11 +29,23 @@ public final class MonitorHttpServer implements Closeable {
   static final String HEALTH = "bulwark.monitor.health";
 
   private final HttpServer2 server;
+  private final boolean servesHttp;
+  private final boolean servesHttps;
 
-  public MonitorHttpServer(Configuration conf, String hostPort, HistoryStore store, MonitorStatus status,
+  public MonitorHttpServer(Configuration conf, WebEndpoints endpoints, HistoryStore store, MonitorStatus status,
       HealthChecker health) throws IOException {
-    this.server = new HttpServer2.Builder().setName("blockmonitor").setConf(withAuthentication(conf))
-        .addEndpoint(URI.create("http://" + hostPort)).setFindPort(false).build();
+    HttpServer2.Builder builder = new HttpServer2.Builder().setName("blockmonitor").setConf(withAuthentication(conf))
+        .setFindPort(false);
+    servesHttp = endpoints.http() != null;
+    servesHttps = endpoints.https() != null;
+    if (servesHttp) {
+      builder.addEndpoint(endpoints.http());
+    }
+    if (servesHttps) {
+      DFSUtil.loadSslConfToHttpServerBuilder(builder, endpoints.ssl());
+      builder.addEndpoint(endpoints.https());
+    }
+    this.server = builder.build();
     server.addGlobalFilter("bulwark-admins", AdminAccessFilter.class.getName(),
         Collections.singletonMap(AdminAccessFilter.ACL_PARAMETER, administrators(conf)));
     server.setAttribute(STORE, store);
@@ -75,8 +88,27 @@ public final class MonitorHttpServer implements Closeable {
     server.getWebAppContext().getServer().setErrorHandler(new PlainErrorHandler());
   }
 
-  public InetSocketAddress address() {
-    return server.getConnectorAddress(0);
+  /** Where HTTP is served, or null under {@code dfs.http.policy} HTTPS_ONLY. */
+  public InetSocketAddress httpAddress() {
+    return servesHttp ? server.getConnectorAddress(0) : null;
+  }
+
+  /** Where HTTPS is served, or null under the default {@code dfs.http.policy} HTTP_ONLY. */
+  public InetSocketAddress httpsAddress() {
+    return servesHttps ? server.getConnectorAddress(servesHttp ? 1 : 0) : null;
+  }
+
+  /** The base URLs served, for the log: {@code http://host:port/} and/or {@code https://host:port/}. */
+  public String urls() {
+    StringBuilder out = new StringBuilder();
+    if (servesHttp) {
+      out.append("http://").append(httpAddress().getHostString()).append(':').append(httpAddress().getPort()).append('/');
+    }
+    if (servesHttps) {
+      out.append(out.length() == 0 ? "" : " ").append("https://").append(httpsAddress().getHostString()).append(':')
+          .append(httpsAddress().getPort()).append('/');
+    }
+    return out.toString();
   }
 
   @Override

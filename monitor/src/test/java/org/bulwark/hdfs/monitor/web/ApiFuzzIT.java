@@ -71,10 +71,11 @@ class ApiFuzzIT {
       fill(store);
       String before = fingerprint(schema, p);
       Configuration conf = new Configuration(false);
-      MonitorHttpServer server = new MonitorHttpServer(conf, "127.0.0.1:0", store, new MonitorStatus(), null);
+      conf.set("bulwark.monitor.http-address", "127.0.0.1:0");
+      MonitorHttpServer server = new MonitorHttpServer(conf, WebEndpoints.of(conf), store, new MonitorStatus(), null);
       server.start();
       Map<String, Integer> statuses = new TreeMap<>();
-      try (RawHttpClient client = new RawHttpClient(server.address())) {
+      try (RawHttpClient client = new RawHttpClient(server.httpAddress())) {
         Random random = new Random(20261123L);
         for (String endpoint : ENDPOINTS) {
           for (int i = 0; i < PER_ENDPOINT; i++) {
