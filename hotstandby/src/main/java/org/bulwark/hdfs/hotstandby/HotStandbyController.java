@@ -147,9 +147,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     long manualTimeout = HotStandbyKeys.MANUAL_FAILOVER_TIMEOUT.get(conf);
 
     nameNode = new LocalNameNode(conf, ns, nn, target.getAddress(),
-        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.rpc-address", ns, nn)),
-        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.servicerpc-address", ns, nn)),
-        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.http-address", ns, nn)), transitionTimeout);
+        conf.getTrimmed(DFSUtil.addKeySuffixes("dfs.namenode.rpc-address", ns, nn)), transitionTimeout);
     try {
       zooKeeper = access.builder((int) sessionTimeout).build();
       zooKeeper.start();

@@ -137,7 +137,7 @@ final class HotStandbyCluster implements AutoCloseable {
   /** Stops NameNode {@code nn} as a crash would: from this instant it serves nobody. */
   void killNameNode(int nn) {
     splitBrain.markDown(nn);
-    cluster.mini().shutdownNameNode(nn);
+    cluster.crashNameNode(nn);
   }
 
   void restartNameNode(int nn) throws IOException {

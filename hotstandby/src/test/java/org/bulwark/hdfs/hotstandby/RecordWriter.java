@@ -15,7 +15,7 @@ final class RecordWriter {
 
   /** Publishes an ACTIVE record naming {@code nameNode} at {@code rpcAddress} and {@code epoch}. */
   static void publish(CuratorFramework zk, String nameNode, String rpcAddress, long epoch) throws Exception {
-    byte[] data = new ActiveRecord("ns1", nameNode, rpcAddress, "", "", epoch, System.currentTimeMillis(),
+    byte[] data = new ActiveRecord("ns1", nameNode, rpcAddress, epoch, System.currentTimeMillis(),
         ActiveRecord.State.ACTIVE, 0).encode();
     if (zk.checkExists().forPath(RECORD) == null) {
       zk.create().creatingParentsIfNeeded().forPath(RECORD, data);

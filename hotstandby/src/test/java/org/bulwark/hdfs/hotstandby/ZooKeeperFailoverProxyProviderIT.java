@@ -39,23 +39,35 @@ class ZooKeeperFailoverProxyProviderIT {
 
   /** Writes a file through {@code fs}, running {@code midway} once half of it is written. */
   private static void writeWith(FileSystem fs, Path path, Runnable midway) throws IOException {
-    try (OutputStream raw = ((DistributedFileSystem) fs).createFile(path).overwrite(true).blockSize(1 << 20).build();
-        OutputStream out = new FilterOutputStream(raw) {
-          private long written;
-          private boolean ran;
+    OutputStream raw = ((DistributedFileSystem) fs).createFile(path).overwrite(true).blockSize(1 << 20).build();
+    OutputStream out = new FilterOutputStream(raw) {
+      private long written;
+      private boolean ran;
 
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            written += len;
-            if (!ran && written >= FILE / 2) {
-              ran = true;
-              midway.run();
-            }
-          }
-        }) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+        written += len;
+        if (!ran && written >= FILE / 2) {
+          ran = true;
+          midway.run();
+        }
+      }
+    };
+    try {
       FileContent.write(path.toUri().getPath(), FILE, out);
+    } catch (IOException | RuntimeException e) {
+      // A failed stream rethrows its first error on close: keep that one, not a self-suppression error.
+      try {
+        out.close();
+      } catch (IOException again) {
+        if (again != e) {
+          e.addSuppressed(again);
+        }
+      }
+      throw e;
     }
+    out.close();
   }
 
   private static long verify(FileSystem fs, Path path) throws IOException {

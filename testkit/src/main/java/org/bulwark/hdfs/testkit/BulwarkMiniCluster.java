@@ -22,6 +22,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer;
 import org.apache.hadoop.io.IOUtils;
 
 /**
@@ -210,6 +211,20 @@ public final class BulwarkMiniCluster implements AutoCloseable {
   }
 
   /** The wrapped MiniDFSCluster, for what the kit does not cover. */
+  /**
+   * Stops NameNode {@code index} (MiniDFSCluster's numbering) as a crash would: its client RPC server first, so that
+   * a call in flight fails as with a dead process and the client fails over. MiniDFSCluster's orderly shutdown
+   * closes the edit log while RPC handlers still run, and an {@code addBlock} in flight then met the closed log
+   * (Hadoop's assertion in {@code FSEditLogAsync.logEdit}) and reached its client as a RemoteException it does not retry.
+   */
+  public void crashNameNode(int index) {
+    NameNode nn = cluster.getNameNode(index);
+    if (nn != null && nn.getRpcServer() instanceof NameNodeRpcServer) {
+      ((NameNodeRpcServer) nn.getRpcServer()).getClientRpcServer().stop();
+    }
+    cluster.shutdownNameNode(index);
+  }
+
   public MiniDFSCluster mini() {
     return cluster;
   }

@@ -15,10 +15,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class FreePorts {
   /**
-   * Test JVMs of one build running side by side each pick from a slice of their own (surefire's fork number, passed
-   * as {@code bulwark.test.fork=fork-N}): two picking from one range took the same free port, and the later bind failed.
+   * Test JVMs running side by side each pick from a slice of their own: two picking from one range took the same free
+   * port, and the later bind failed. A slice per module ({@code bulwark.test.port-slot}, 0-3, set in each module's POM,
+   * as modules build side by side under {@code mvn -T}) and per surefire fork in it ({@code bulwark.test.fork=fork-N},
+   * N 1-4).
    */
-  private static final int SLICES = 4;
+  private static final int SLOTS = 4;
+  private static final int FORKS = 4;
   private static final int LOW;
   private static final int HIGH;
   private static int next;
@@ -29,8 +32,9 @@ public final class FreePorts {
     String digits = System.getProperty("bulwark.test.fork", "").replaceAll("[^0-9]", "");
     int fork = digits.isEmpty() ? 0 : Integer.parseInt(digits);
     if (fork > 0) {
-      int width = (high - low) / SLICES;
-      low += ((fork - 1) % SLICES) * width;
+      int slot = Integer.getInteger("bulwark.test.port-slot", 0);
+      int width = (high - low) / (SLOTS * FORKS);
+      low += ((slot % SLOTS) * FORKS + (fork - 1) % FORKS) * width;
       high = low + width;
     }
     LOW = low;

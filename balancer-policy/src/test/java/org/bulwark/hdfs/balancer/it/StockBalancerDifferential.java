@@ -44,7 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * on its copy ({@link FirstIterationOptimum}, rounded down to whole moves), and where that optimum balances in one
  * iteration, at most 1.05 times its bytes and one block more.
  *
- * <p>The layouts are shared out between two test classes by the parity of their seed, so that the module's test
+ * <p>The layouts are shared out between four test classes by their seed modulo 4, so that the module's test
  * JVMs can share them out (each layout takes half a minute of clusters starting, settling and balancing).
  *
  * <p>Slow because each layout starts three clusters (write, stock run, availability run) and waits out the balancers'

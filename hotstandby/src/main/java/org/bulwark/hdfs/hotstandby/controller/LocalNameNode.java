@@ -22,19 +22,15 @@ public final class LocalNameNode implements Activation.Target {
   private final String nameNodeId;
   private final InetSocketAddress serviceAddress;
   private final String rpcAddress;
-  private final String serviceRpcAddress;
-  private final String httpAddress;
   private final long transitionTimeoutMillis;
 
   public LocalNameNode(Configuration conf, String nameservice, String nameNodeId, InetSocketAddress serviceAddress,
-      String rpcAddress, String serviceRpcAddress, String httpAddress, long transitionTimeoutMillis) {
+      String rpcAddress, long transitionTimeoutMillis) {
     this.conf = conf;
     this.nameservice = nameservice;
     this.nameNodeId = nameNodeId;
     this.serviceAddress = serviceAddress;
     this.rpcAddress = rpcAddress;
-    this.serviceRpcAddress = serviceRpcAddress;
-    this.httpAddress = httpAddress;
     this.transitionTimeoutMillis = transitionTimeoutMillis;
   }
 
@@ -52,11 +48,6 @@ public final class LocalNameNode implements Activation.Target {
     return rpcAddress;
   }
 
-  /** The address the controller checks and transitions (service RPC when configured, else client RPC). */
-  public InetSocketAddress serviceAddress() {
-    return serviceAddress;
-  }
-
   @Override
   public void transitionToActive() throws IOException {
     HaServiceProxies.call(conf, serviceAddress, transitionTimeoutMillis, p -> p.transitionToActive(BY_CONTROLLER));
@@ -69,8 +60,7 @@ public final class LocalNameNode implements Activation.Target {
   /** The record a leader publishes once this NameNode is active. */
   @Override
   public ActiveRecord activeRecord(long epoch, long sinceMillis) {
-    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, sinceMillis,
-        ActiveRecord.State.ACTIVE, 0);
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, epoch, sinceMillis, ActiveRecord.State.ACTIVE, 0);
   }
 
   @Override

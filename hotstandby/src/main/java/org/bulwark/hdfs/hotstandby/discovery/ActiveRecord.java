@@ -8,7 +8,7 @@ import java.util.Properties;
 
 /**
  * The active-NameNode record a leader publishes and clients read: which NameNode of a nameservice is
- * (or last was) active, its addresses, the leader epoch and since when. {@link State#RELINQUISHED}
+ * (or last was) active, its client RPC address, the leader epoch and since when. {@link State#RELINQUISHED}
  * means the NameNode went to standby by itself (resignation, manual failover), {@link State#EXITED}
  * that its controller saw its process end on its host: either way the next leader need not fence it,
  * and clients wait for the next record rather than calling it. {@code failedAt} is when
@@ -30,20 +30,16 @@ public final class ActiveRecord {
   private final String nameservice;
   private final String nameNodeId;
   private final String rpcAddress;
-  private final String serviceRpcAddress;
-  private final String httpAddress;
   private final long epoch;
   private final long since;
   private final State state;
   private final long failedAt;
 
-  public ActiveRecord(String nameservice, String nameNodeId, String rpcAddress, String serviceRpcAddress,
-      String httpAddress, long epoch, long since, State state, long failedAt) {
+  public ActiveRecord(String nameservice, String nameNodeId, String rpcAddress, long epoch, long since, State state,
+      long failedAt) {
     this.nameservice = Objects.requireNonNull(nameservice, "nameservice");
     this.nameNodeId = Objects.requireNonNull(nameNodeId, "nameNodeId");
     this.rpcAddress = Objects.requireNonNull(rpcAddress, "rpcAddress");
-    this.serviceRpcAddress = serviceRpcAddress == null ? "" : serviceRpcAddress;
-    this.httpAddress = httpAddress == null ? "" : httpAddress;
     this.epoch = epoch;
     this.since = since;
     this.state = Objects.requireNonNull(state, "state");
@@ -52,8 +48,7 @@ public final class ActiveRecord {
 
   /** This record once its NameNode went to standby by itself: the next leader need not fence it. */
   public ActiveRecord relinquished() {
-    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, since,
-        State.RELINQUISHED, failedAt);
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, epoch, since, State.RELINQUISHED, failedAt);
   }
 
   /**
@@ -61,8 +56,7 @@ public final class ActiveRecord {
    * exit: nothing left to fence.
    */
   public ActiveRecord exited(long failedAtMillis) {
-    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, since,
-        State.EXITED, failedAtMillis);
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, epoch, since, State.EXITED, failedAtMillis);
   }
 
   /** Whether the next leader need not fence the NameNode: it went to standby, or its process is gone. */
@@ -72,8 +66,7 @@ public final class ActiveRecord {
 
   /** This record once its controller saw the NameNode fail at {@code failedAtMillis}: still to be fenced. */
   public ActiveRecord failedAt(long failedAtMillis) {
-    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, serviceRpcAddress, httpAddress, epoch, since,
-        state, failedAtMillis);
+    return new ActiveRecord(nameservice, nameNodeId, rpcAddress, epoch, since, state, failedAtMillis);
   }
 
   public byte[] encode() {
@@ -81,8 +74,6 @@ public final class ActiveRecord {
     s.append("nameservice=").append(nameservice).append('\n')
         .append("namenode=").append(nameNodeId).append('\n')
         .append("rpc=").append(rpcAddress).append('\n')
-        .append("servicerpc=").append(serviceRpcAddress).append('\n')
-        .append("http=").append(httpAddress).append('\n')
         .append("epoch=").append(epoch).append('\n')
         .append("since=").append(since).append('\n')
         .append("state=").append(state.name()).append('\n')
@@ -90,7 +81,10 @@ public final class ActiveRecord {
     return s.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Decodes a record; throws {@link IllegalArgumentException} naming what is missing or malformed. */
+  /**
+   * Decodes a record; throws {@link IllegalArgumentException} naming what is missing or malformed. Keys it does not
+   * know are ignored: older controllers also wrote {@code servicerpc} and {@code http}, which no reader used.
+   */
   public static ActiveRecord decode(byte[] data) {
     if (data == null || data.length == 0) {
       throw new IllegalArgumentException("empty active-NameNode record");
@@ -102,8 +96,7 @@ public final class ActiveRecord {
       throw new IllegalArgumentException("unreadable active-NameNode record: " + e.getMessage(), e);
     }
     return new ActiveRecord(required(p, "nameservice"), required(p, "namenode"), required(p, "rpc"),
-        p.getProperty("servicerpc", ""), p.getProperty("http", ""), number(p, "epoch"), number(p, "since"),
-        state(p), p.getProperty("failedAt") == null ? 0 : number(p, "failedAt"));
+        number(p, "epoch"), number(p, "since"), state(p), p.getProperty("failedAt") == null ? 0 : number(p, "failedAt"));
   }
 
   private static String required(Properties p, String key) {
@@ -145,14 +138,6 @@ public final class ActiveRecord {
     return rpcAddress;
   }
 
-  public String serviceRpcAddress() {
-    return serviceRpcAddress;
-  }
-
-  public String httpAddress() {
-    return httpAddress;
-  }
-
   public long epoch() {
     return epoch;
   }
@@ -180,8 +165,7 @@ public final class ActiveRecord {
     }
     ActiveRecord r = (ActiveRecord) o;
     return epoch == r.epoch && since == r.since && failedAt == r.failedAt && state == r.state
-        && nameservice.equals(r.nameservice) && nameNodeId.equals(r.nameNodeId) && rpcAddress.equals(r.rpcAddress)
-        && serviceRpcAddress.equals(r.serviceRpcAddress) && httpAddress.equals(r.httpAddress);
+        && nameservice.equals(r.nameservice) && nameNodeId.equals(r.nameNodeId) && rpcAddress.equals(r.rpcAddress);
   }
 
   @Override

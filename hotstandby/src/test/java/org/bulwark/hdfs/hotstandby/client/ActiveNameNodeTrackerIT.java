@@ -74,8 +74,7 @@ class ActiveNameNodeTrackerIT {
   }
 
   private static byte[] activeRecord(String nn) {
-    return new ActiveRecord("ns1", nn, nn + ".example.com:8020", nn + ".example.com:8022", nn + ".example.com:9870", 3,
-        1, ActiveRecord.State.ACTIVE, 0).encode();
+    return new ActiveRecord("ns1", nn, nn + ".example.com:8020", 3, 1, ActiveRecord.State.ACTIVE, 0).encode();
   }
 
   @Test

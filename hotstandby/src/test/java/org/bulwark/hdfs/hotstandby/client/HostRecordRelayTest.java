@@ -35,7 +35,7 @@ class HostRecordRelayTest {
   }
 
   private static ActiveRecord record(String nn, ActiveRecord.State state) {
-    return new ActiveRecord("ns1", nn, nn + ".example.com:8020", "", "", 4, 1, state, 0);
+    return new ActiveRecord("ns1", nn, nn + ".example.com:8020", 4, 1, state, 0);
   }
 
   @ParameterizedTest(name = "watched: {0}")

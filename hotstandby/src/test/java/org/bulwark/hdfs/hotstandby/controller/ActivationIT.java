@@ -70,8 +70,7 @@ class ActivationIT {
 
     @Override
     public ActiveRecord activeRecord(long epoch, long sinceMillis) {
-      return new ActiveRecord("ns1", id, id + ":8020", id + ":8022", id + ":9870", epoch, sinceMillis,
-          ActiveRecord.State.ACTIVE, 0);
+      return new ActiveRecord("ns1", id, id + ":8020", epoch, sinceMillis, ActiveRecord.State.ACTIVE, 0);
     }
   }
 

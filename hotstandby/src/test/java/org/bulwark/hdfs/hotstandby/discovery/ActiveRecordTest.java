@@ -10,8 +10,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class ActiveRecordTest {
-  private final ActiveRecord record = new ActiveRecord("ns1", "nn2", "nn2.example.com:8020", "nn2.example.com:8022",
-      "nn2.example.com:9870", 7, 1_700_000_000_000L, ActiveRecord.State.ACTIVE, 0);
+  private final ActiveRecord record = new ActiveRecord("ns1", "nn2", "nn2.example.com:8020", 7, 1_700_000_000_000L, ActiveRecord.State.ACTIVE, 0);
 
   @Test
   void roundTrips() {
@@ -35,6 +34,14 @@ class ActiveRecordTest {
     assertTrue(text.contains("namenode=nn2\n"), text);
     assertTrue(text.contains("rpc=nn2.example.com:8020\n"), text);
     assertTrue(text.contains("epoch=7\n"), text);
+  }
+
+  @Test
+  void readsWhatOlderControllersWrote() {
+    // Controllers before 0.1.0 also wrote the service RPC and HTTP addresses; a reader ignores them.
+    String older = "nameservice=ns1\nnamenode=nn2\nrpc=nn2.example.com:8020\nservicerpc=nn2.example.com:8022\n"
+        + "http=nn2.example.com:9870\nepoch=7\nsince=1700000000000\nstate=ACTIVE\nfailedAt=0\n";
+    assertEquals(record, ActiveRecord.decode(older.getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test

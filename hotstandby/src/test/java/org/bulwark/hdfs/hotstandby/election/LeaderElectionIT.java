@@ -102,8 +102,8 @@ class LeaderElectionIT {
   }
 
   private static ActiveRecord record(String nameNode, long epoch, long since) {
-    return new ActiveRecord("ns1", nameNode, nameNode + ".example.com:8020", nameNode + ".example.com:8022",
-        nameNode + ".example.com:9870", epoch, since, ActiveRecord.State.ACTIVE, 0);
+    return new ActiveRecord("ns1", nameNode, nameNode + ".example.com:8020", epoch, since,
+        ActiveRecord.State.ACTIVE, 0);
   }
 
   private long epochOnServer(CuratorFramework client) throws Exception {

@@ -127,7 +127,7 @@ final class AllPluginsCluster implements AutoCloseable {
     int active = ha.awaitActive(ns, -1);
     int index = cluster.nameNodeIndex(ns, active);
     splitBrain.get(ns).markDown(index);
-    cluster.mini().shutdownNameNode(index);
+    cluster.crashNameNode(index);
     ha.awaitActive(ns, active);
     return active;
   }

@@ -1,4 +1,4 @@
-package org.bulwark.hdfs.monitor;
+package org.bulwark.hdfs.it.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
 import org.bulwark.hdfs.balancer.BalancerLauncher;
+import org.bulwark.hdfs.monitor.BlockMonitor;
 import org.bulwark.hdfs.monitor.history.BlockHistory;
 import org.bulwark.hdfs.monitor.history.ReplicaSpan;
 import org.bulwark.hdfs.testkit.Await;
