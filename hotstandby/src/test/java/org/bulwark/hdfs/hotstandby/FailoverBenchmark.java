@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.hadoop.conf.Configuration;
@@ -31,6 +32,7 @@ import org.bulwark.hdfs.hotstandby.ProcessFailoverRuns.Peer;
 import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.testkit.Await;
+import org.bulwark.hdfs.testkit.BenchChart;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.bulwark.hdfs.testkit.DaemonProcess;
 import org.bulwark.hdfs.testkit.SplitBrainChecker;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code mvn -B -Pbench -Dbench=failover verify}: the active NameNode of one HA pair is killed again
+ * {@code mvn -B -T 1 -Pbench -Dbench=failover verify}: the active NameNode of one HA pair is killed again
  * and again, under Hadoop's stock ZKFC with {@code ConfiguredFailoverProxyProvider} and under
  * {@link HotStandbyController} with {@link ZooKeeperFailoverProxyProvider}, on the same embedded
  * cluster, in alternating rounds, both with health checks every 200 ms and 2 s ZooKeeper sessions.
@@ -238,6 +240,7 @@ class FailoverBenchmark {
     report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
     report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);
+    describeForThePage(report, variants);
     System.out.println("wrote " + report.write());
     System.out.println(report.root().toPrettyString());
   }
@@ -268,6 +271,7 @@ class FailoverBenchmark {
         ProcessFailoverRuns.Result r = runs.run(own, clients);
         ObjectNode v = variants.addObject();
         summarise(v, runs.name(), r);
+        chargeAgainstStockSwitch(variants, v);
         if (withPeers && kind == ControllerKind.BULWARK) {
           summarisePeers(peers, r);
         }
@@ -642,11 +646,59 @@ class FailoverBenchmark {
       }
       Collections.sort(values);
       v.put(fields[f] + "_p50", round(percentile(values, 50)));
+      v.put(fields[f] + "_p90", round(percentile(values, 90)));
       v.put(fields[f] + "_p95", round(percentile(values, 95)));
       v.put(fields[f] + "_max", round(values.get(values.size() - 1)));
     }
+    // The controller's own part of each failover: all of it but the new active NameNode's transitionToActive.
+    List<Double> overhead = new ArrayList<>();
+    for (double[] s : samples) {
+      overhead.add(s[0] - s[1]);
+    }
+    Collections.sort(overhead);
+    v.put("overhead_ms_p50", round(percentile(overhead, 50)));
     v.put("split_brain_observations", splitBrain);
     v.put("runs", samples.size());
+  }
+
+  /**
+   * On a bulwark row, {@code overhead_vs_stock_switch_ms_p50}: its failover p50 less the stock twin's switch p50, so
+   * that any slowing of the NameNode's own transition under our controller is charged to ours.
+   */
+  private static void chargeAgainstStockSwitch(ArrayNode variants, ObjectNode v) {
+    String name = v.get("name").asText();
+    if (!name.startsWith("bulwark-")) {
+      return;
+    }
+    String twin = "stock-" + name.substring("bulwark-".length());
+    for (JsonNode other : variants) {
+      if (other.get("name").asText().equals(twin)) {
+        v.put("overhead_vs_stock_switch_ms_p50",
+            round(v.get("failover_ms_p50").asDouble() - other.get("switch_ms_p50").asDouble()));
+      }
+    }
+  }
+
+  /** The page's table of every variant and a chart of the failover and switch medians of the process twins. */
+  private static void describeForThePage(BenchReport report, ArrayNode variants) {
+    List<List<String>> rows = new ArrayList<>();
+    BenchChart chart = new BenchChart("Failover p50 and the new active NameNode's own switch, process mode", "ms");
+    for (JsonNode v : variants) {
+      String name = v.get("name").asText();
+      rows.add(List.of(name, v.path("mode").asText(""), v.path("runs").asText(), v.path("failover_ms_p50").asText(),
+          v.path("failover_ms_p90").asText(), v.path("switch_ms_p50").asText(), v.path("overhead_ms_p50").asText(),
+          v.path("client_outage_ms_p50").asText(), v.path("split_brain_observations").asText()));
+      if ("process".equals(v.path("mode").asText())) {
+        String kind = name.substring(name.indexOf('-') + 1);
+        String controller = name.startsWith("bulwark-") ? "hdfs hotstandby" : "stock ZKFC";
+        chart.bar(kind, controller + " failover", v.path("failover_ms_p50").asDouble());
+        chart.bar(kind, controller + " switch", v.path("switch_ms_p50").asDouble());
+      }
+    }
+    report.table("Failovers per variant (ms; overhead = failover less the new active's own transitionToActive)",
+        List.of("variant", "mode", "failovers", "failover p50", "failover p90", "switch p50", "overhead p50",
+            "client outage p50", "split-brain samples"), rows);
+    report.chart(chart);
   }
 
   /** Nearest-rank percentile of sorted values. */

@@ -45,6 +45,15 @@ final class HotStandbyCluster implements AutoCloseable {
     conf.set("bulwark.hotstandby.election.lower-priority-delay", "300ms");
   }
 
+  /** Cluster settings giving NameNode nn(i+1) of ns1 a lifeline RPC server on 127.0.0.1:{@code ports[i]}. */
+  static Consumer<Configuration> lifelines(int[] ports) {
+    return c -> {
+      for (int i = 0; i < ports.length; i++) {
+        c.set("dfs.namenode.lifeline.rpc-address.ns1.nn" + (i + 1), "127.0.0.1:" + ports[i]);
+      }
+    };
+  }
+
   static HotStandbyCluster start(int nameNodes) throws IOException {
     return start(nameNodes, c -> { }, c -> { });
   }

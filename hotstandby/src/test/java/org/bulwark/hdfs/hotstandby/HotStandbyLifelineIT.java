@@ -27,11 +27,7 @@ class HotStandbyLifelineIT {
   @Test
   void healthChecksGoToTheLifelineAddress() throws Exception {
     int[] lifeline = FreePorts.pick(2);
-    try (HotStandbyCluster ha = HotStandbyCluster.start(2, c -> {
-      for (int i = 0; i < 2; i++) {
-        c.set("dfs.namenode.lifeline.rpc-address.ns1.nn" + (i + 1), "127.0.0.1:" + lifeline[i]);
-      }
-    }, c -> { })) {
+    try (HotStandbyCluster ha = HotStandbyCluster.start(2, HotStandbyCluster.lifelines(lifeline), c -> { })) {
       ha.startControllers();
       int active = ha.awaitActive(WAIT);
       for (int i = 0; i < 2; i++) {

@@ -31,6 +31,7 @@ import org.bulwark.hdfs.monitor.store.HistoryStore;
 import org.bulwark.hdfs.monitor.store.JdbcHistoryStore;
 import org.bulwark.hdfs.monitor.store.PollSummary;
 import org.bulwark.hdfs.monitor.store.StoreFactory;
+import org.bulwark.hdfs.testkit.BenchChart;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.junit.jupiter.api.Tag;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.bulwark.hdfs.testkit.TestPostgres;
 
 /**
- * {@code mvn -B -Pbench -Dbench=monitor verify}: (1) full scans of an embedded cluster holding 100,000
+ * {@code mvn -B -T 1 -Pbench -Dbench=monitor verify}: (1) full scans of an embedded cluster holding 100,000
  * blocks (simulated DataNode storage: the NameNode is real, the bytes are not), first poll and a
  * steady-state poll; (2) both stores filled with 10 million synthetic replica-interval rows through the
  * same {@code record} path the poller uses, then block-history and DataNode-history queries timed.
@@ -81,6 +82,7 @@ class MonitorBenchmark {
     root.put("ingest_rows_per_sec_postgres", ingest.get("postgres").asDouble());
     root.put("bytes_per_interval_row", bytes.get("embedded").asDouble());
     root.put("interval_rows", ROWS);
+    describeForThePage(report, root);
     System.out.println("wrote " + report.write());
     System.out.println(root.toPrettyString());
   }
@@ -375,6 +377,34 @@ class MonitorBenchmark {
     List<Double> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
     return sorted.get((int) Math.ceil(0.99 * sorted.size()) - 1);
+  }
+
+  /** The page's tables (polls; the two stores side by side) and a chart of the stores' query latencies. */
+  private static void describeForThePage(BenchReport report, ObjectNode root) {
+    report.table("Polls of an embedded cluster (real NameNode, simulated DataNode storage)",
+        List.of("namespace", "first poll (s)", "steady poll (s)", "blocks per second", "NameNode RPCs", "monitor heap (MB)"),
+        List.of(List.of(String.format("%,d blocks in %,d files", root.get("scan_blocks").asLong(), FILES),
+                root.get("first_poll_s").asText(), root.get("steady_poll_s").asText(),
+                String.format("%,d", root.get("scan_blocks_per_sec").asLong()), root.get("nn_rpcs_per_scan").asText(), ""),
+            List.of(String.format("%,d one-block files", root.get("files_1m").asLong()),
+                root.get("first_poll_s_1m_files").asText(), root.get("steady_poll_s_1m_files").asText(), "", "",
+                root.get("scan_heap_mb_1m_files").asText())));
+    List<List<String>> rows = new ArrayList<>();
+    BenchChart chart = new BenchChart(String.format("History queries, p99, on %,d replica intervals", ROWS), "ms");
+    for (String engine : new String[] {"embedded", "postgres"}) {
+      String name = engine.equals("embedded") ? "embedded (H2)" : "PostgreSQL";
+      rows.add(List.of(name, String.format("%,d", root.get("ingest_rows_per_sec").get(engine).asLong()),
+          root.get("bytes_per_interval_row_by_engine").get(engine).asText(),
+          root.get("query_ms_p99_block_history").get(engine).asText(),
+          root.get("query_ms_p99_datanode_history").get(engine).asText(),
+          root.get("query_ms_p99_during_poll").get(engine).asText()));
+      chart.bar("block history", name, root.get("query_ms_p99_block_history").get(engine).asDouble());
+      chart.bar("DataNode history", name, root.get("query_ms_p99_datanode_history").get(engine).asDouble());
+      chart.bar("during a poll", name, root.get("query_ms_p99_during_poll").get(engine).asDouble());
+    }
+    report.table(String.format("History stores at %,d replica intervals", ROWS), List.of("store", "rows recorded per second",
+        "bytes per row", "block history p99 (ms)", "DataNode history p99 (ms)", "queries during a poll p99 (ms)"), rows);
+    report.chart(chart);
   }
 
   private static double round(double v) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark {@code placement} ({@code mvn -B -Pbench -Dbench=placement verify}): our two policies against
+ * Benchmark {@code placement} ({@code mvn -B -T 1 -Pbench -Dbench=placement verify}): our two policies against
  * Hadoop's default and rack-fault-tolerant policies, in one run, without a cluster.
  *
  * <p>Peers: Hadoop's default, rack-fault-tolerant, {@code AvailableSpaceBlockPlacementPolicy} and

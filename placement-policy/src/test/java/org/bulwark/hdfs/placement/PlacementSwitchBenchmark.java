@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Benchmark {@code placement-switch} ({@code mvn -B -Pbench -Dbench=placement-switch verify}): a cluster filled under
+ * Benchmark {@code placement-switch} ({@code mvn -B -T 1 -Pbench -Dbench=placement-switch verify}): a cluster filled under
  * Hadoop's default policy is switched to another policy the documented way (the key set, the NameNode restarted), and
  * the NameNode's own redundancy work repairs what the new policy calls mis-replicated. Per policy and throttle setting:
  * the time from the restarted NameNode leaving safe mode until {@code hdfs fsck /} reports no mis-replicated block, the

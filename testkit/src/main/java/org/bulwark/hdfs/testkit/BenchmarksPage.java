@@ -65,7 +65,7 @@ public final class BenchmarksPage {
   static String render(List<JsonNode> runs) {
     StringBuilder out = new StringBuilder("# Benchmarks\n\n");
     out.append("The latest run of each benchmark, ours beside the stock peers in the same run (history is in git).\n")
-        .append("Each runs from the repository root with `mvn -B -Pbench -Dbench=NAME verify` and writes\n")
+        .append("Each runs from the repository root with `mvn -B -T 1 -Pbench -Dbench=NAME verify` and writes\n")
         .append("`target/bench/NAME.json` and a chart; `./bulwark bench-page` then takes the run into this page.\n");
     for (JsonNode run : runs) {
       String name = run.get("benchmark").asText();
@@ -75,7 +75,7 @@ public final class BenchmarksPage {
           .append(run.path("java_version").asText("?")).append(", Hadoop ").append(run.path("hadoop_version").asText("?"))
           .append(", commit `").append(run.path("commit").asText("unknown")).append("`, ")
           .append(run.path("runs").asInt(1)).append(run.path("runs").asInt(1) == 1 ? " run" : " runs")
-          .append(" per figure: `mvn -B -Pbench -Dbench=").append(name).append(" verify`.\n");
+          .append(" per figure: `mvn -B -T 1 -Pbench -Dbench=").append(name).append(" verify`.\n");
       if (run.has("chart")) {
         out.append("\n![").append(run.path("chart_title").asText(name)).append("](bench/")
             .append(run.get("chart").asText()).append(")\n");

@@ -49,7 +49,7 @@ class BenchmarksPageTest {
     assertFalse(page.contains("| ours | 4.0 |"), "zeta's older run is gone from the page: " + page);
     assertTrue(page.contains("**Seconds | per switch**"), page);
     assertTrue(page.contains("![Seconds to repair](bench/zeta.svg)"), page);
-    assertTrue(page.contains("3 runs per figure: `mvn -B -Pbench -Dbench=zeta verify`."), page);
+    assertTrue(page.contains("3 runs per figure: `mvn -B -T 1 -Pbench -Dbench=zeta verify`."), page);
     assertTrue(Files.isRegularFile(docs.resolve("bench/alpha.json")));
 
     String svg = Files.readString(docs.resolve("bench/zeta.svg"), StandardCharsets.UTF_8);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code mvn -B -Pbench -Dbench=endurance verify}: the all-plugins cluster under the steady workload
+ * {@code mvn -B -T 1 -Pbench -Dbench=endurance verify}: the all-plugins cluster under the steady workload
  * for 10 minutes, with a fault drawn at random from issue 7's list every 30 seconds (held for a while,
  * then undone), then the whole audit. Writes {@code target/bench/endurance.json}: faults injected,
  * files and bytes verified, blocks lost, split-brain observations and the longest time a client
