@@ -191,7 +191,7 @@ public final class ControllerLoop implements Closeable {
    * code never sets one.
    */
   public void injectActivationFaults(Consumer<String> faults) {
-    steps = step -> faults.accept(step.name());
+    onActivationStep(step -> faults.accept(step.name()));
   }
 
   /** Test seam: told after each step of an activation (see {@link Activation}); throwing there aborts it. */
