@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.hadoop.conf.Configuration;
 import org.bulwark.hdfs.hotstandby.ProcessHaCluster.ControllerKind;
 import org.bulwark.hdfs.testkit.Await;
 import org.junit.jupiter.api.Test;
@@ -18,12 +19,13 @@ import org.junit.jupiter.api.Test;
  * What an administrator does with {@code hdfs hotstandby} on a nameservice the stock ZKFC runs, every NameNode and
  * controller a JVM of its own: both ZKFCs stopped, ours started host by host, the standby's first; the active's
  * controller killed with kill -9 and started again, then stopped and started again; every controller restarted one at
- * a time (an upgrade of Bulwark); and back to the stock ZKFC, the active's host first, as the guide says. Throughout,
+ * a time (an upgrade of Bulwark); back to the stock ZKFC, the active's host first, as the guide says; and ours once
+ * more, the active's host first this time, on a znode tree ours never wrote. Throughout,
  * the NameNode the stock ZKFC left active stays active (sampled every 10 ms: the other never answers active, it never
  * answers standby), the split-brain checker never sees two active NameNodes, and two clients on the stock provider,
  * reading and writing every 20 ms throughout, see no call fail.
  *
- * <p>Slow because every NameNode and controller is a JVM of its own and each of the seven steps waits for a controller
+ * <p>Slow because every NameNode and controller is a JVM of its own and each of the eight steps waits for a controller
  * to start.
  */
 class HotStandbyMigrationIT {
@@ -103,6 +105,20 @@ class HotStandbyMigrationIT {
         Await.until("the other stock ZKFC stands by", WAIT,
             () -> !DaemonLog.matching(ha.controller(standby).log(), "to standby state").isEmpty());
         assertEquals(active, ha.active());
+
+        // Ours again, host by host, the active's host first this time, on a tree no controller of ours ever wrote (as
+        // a first migration meets it): the active's controller takes the free leadership at once and fences nothing.
+        ha.controller(standby).stop();
+        ha.controller(active).stop();
+        Await.until("the stock ZKFC's lock is gone", WAIT, () -> zk.checkExists().forPath(STOCK_LOCK) == null);
+        ha.startController(active, ControllerKind.BULWARK, freshTree(ha.controllerConf(active)));
+        String again = awaitLog(ha, active, " is active, epoch ");
+        assertTrue(again.contains("this NameNode is active") && again.contains("(nothing to fence)"), again);
+        ha.startController(standby, ControllerKind.BULWARK, freshTree(ha.controllerConf(standby)));
+        awaitLog(ha, standby, "started (ZooKeeper");
+        assertEquals(List.of(), DaemonLog.matching(ha.controller(standby).log(), " is active, epoch "),
+            "the standby's controller never took over");
+        assertEquals(active, ha.active());
         System.out.printf("HotStandbyMigrationIT: %d samples of the NameNodes' states, %d with the other NameNode "
             + "active, %d with %s not active%n", watch.samples.get(), watch.otherActive.get(), watch.notActive.get(),
             ProcessHaCluster.id(active));
@@ -116,6 +132,11 @@ class HotStandbyMigrationIT {
       }
       ha.splitBrain.assertNoSplitBrain();
     }
+  }
+
+  private static Configuration freshTree(Configuration conf) {
+    conf.set(HotStandbyKeys.PARENT_ZNODE.getName(), "/bulwark-ha-first-run");
+    return conf;
   }
 
   /** The last line of the controller's current log containing {@code needle}, once there is one. */
