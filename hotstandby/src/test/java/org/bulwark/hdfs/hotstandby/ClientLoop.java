@@ -157,6 +157,41 @@ final class ClientLoop implements AutoCloseable {
     }
   }
 
+  /**
+   * Median time of the successful calls that ended before {@code t} (since the last {@link #longestGapMillisAfter}):
+   * one call's latency with no failover. NaN when there was none.
+   */
+  double steadyMillisBefore(long t) {
+    List<Long> took = new ArrayList<>();
+    synchronized (successes) {
+      for (Attempt a : attempts) {
+        if (a.failure == null && a.end < t) {
+          took.add(a.end - a.start);
+        }
+      }
+    }
+    if (took.isEmpty()) {
+      return Double.NaN;
+    }
+    java.util.Collections.sort(took);
+    return took.get((took.size() - 1) / 2) / 1e6;
+  }
+
+  /**
+   * From {@code from} (a failure) to the end of the first successful call that began after it, in ms: what the
+   * failure cost a caller who tried just after it, without the call already in flight. NaN when none has yet.
+   */
+  double firstAnswerAfterMillis(long from) {
+    synchronized (successes) {
+      for (Attempt a : attempts) {
+        if (a.failure == null && a.start > from) {
+          return (a.end - from) / 1e6;
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
   /** Longest gap between consecutive successes among those ending after {@code from}; forgets every success. */
   double longestGapMillisAfter(long from) {
     long longest = 0;

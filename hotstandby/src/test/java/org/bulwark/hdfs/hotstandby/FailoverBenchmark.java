@@ -47,7 +47,8 @@ import org.junit.jupiter.api.Test;
  * Per failover: active killed to the other active ({@code failover_ms}), the {@code transitionToActive}
  * call alone ({@code switch_ms}), and the longest gap between two successful {@code getFileInfo} calls of
  * a client looping on it ({@code client_outage_ms}); a split-brain checker samples both NameNodes
- * every millisecond throughout.
+ * every millisecond throughout. The pause suite ({@link PauseRuns}) counts the failovers that pauses which must not
+ * fail over made under each controller ({@code failovers}, mode {@code pause}).
  */
 @Tag("bench-all")
 @Tag("bench-failover")
@@ -80,6 +81,8 @@ class FailoverBenchmark {
    */
   private static final String SCALE_CLIENT_CONF = System.getProperty("bench.failover.scaleClientConf", "");
   private static final Duration SCALE_RESTART_WARM_UP = Duration.ofSeconds(15);
+  /** Pauses of each kind per controller in the pause suite ({@link PauseRuns}). */
+  private static final int PAUSE_RUNS = Integer.getInteger("bench.failover.pauseRuns", 5);
 
   /** One contender: how its controllers start and stop, and which provider its client uses. */
   private interface Variant extends AutoCloseable {
@@ -225,10 +228,13 @@ class FailoverBenchmark {
 
   @Test
   void failover() throws Exception {
-    BenchReport report = BenchReport.start("failover", PER_ROUND * ROUNDS);
+    // Rows differ in their counts (process rows PROCESS_RUNS failovers, pauses PAUSE_RUNS, embedded PER_ROUND x ROUNDS):
+    // each row says its own.
+    BenchReport report = BenchReport.start("failover", PROCESS_RUNS);
     ArrayNode variants = report.root().putArray("variants");
     ArrayNode peers = report.root().putArray("client_peers");
     measureProcesses(variants, peers);
+    measurePauses(variants);
     measureClientsAtScale(report.root());
     measureEmbedded(variants);
     report.root().put("health_check_interval_ms", 200);
@@ -240,6 +246,8 @@ class FailoverBenchmark {
     report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
     report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);
+    report.root().put("pause_health_check_timeout_ms", PauseRuns.HEALTH_TIMEOUT_MS);
+    report.root().put("pause_zookeeper_session_timeout_ms", PauseRuns.SESSION_TIMEOUT_MS);
     describeForThePage(report, variants);
     System.out.println("wrote " + report.write());
     System.out.println(report.root().toPrettyString());
@@ -271,6 +279,7 @@ class FailoverBenchmark {
         ProcessFailoverRuns.Result r = runs.run(own, clients);
         ObjectNode v = variants.addObject();
         summarise(v, runs.name(), r);
+        v.put("fencing_kills", runs.fencingKills());
         chargeAgainstStockSwitch(variants, v);
         if (withPeers && kind == ControllerKind.BULWARK) {
           summarisePeers(peers, r);
@@ -294,6 +303,37 @@ class FailoverBenchmark {
     ObjectNode v = variants.addObject();
     summarise(v, "bulwark-process-with-observer", r);
     summarisePeers(peers, r);
+  }
+
+  /** The pause suite under each controller: every pause kind {@link #PAUSE_RUNS} times, counting failovers. */
+  private static void measurePauses(ArrayNode variants) throws Exception {
+    File dir = new File("target/failover-pauses");
+    for (ControllerKind kind : new ControllerKind[] {ControllerKind.STOCK, ControllerKind.BULWARK}) {
+      PauseRuns runs = new PauseRuns(dir, kind, PAUSE_RUNS);
+      List<PauseRuns.Pause> pauses = new ArrayList<>();
+      for (PauseRuns.Pause p : PauseRuns.Pause.values()) {
+        if (selected(runs.name(p))) {
+          pauses.add(p);
+        }
+      }
+      for (PauseRuns.Result r : runs.run(pauses)) {
+        ObjectNode v = variants.addObject();
+        v.put("name", r.name);
+        v.put("mode", "pause");
+        v.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
+        v.put("pause_ms", r.pause.millis);
+        v.put("lifeline", r.pause.lifeline);
+        v.put("runs", r.runs);
+        v.put("failovers", r.failovers);
+        v.put("split_brain_observations", r.splitBrain);
+        if (!r.probeMillis.isEmpty()) {
+          List<Double> waited = new ArrayList<>(r.probeMillis);
+          Collections.sort(waited);
+          v.put("client_call_waited_ms_p50", round(percentile(waited, 50)));
+          v.put("client_call_waited_ms_min", round(waited.get(0)));
+        }
+      }
+    }
   }
 
   /**
@@ -337,15 +377,6 @@ class FailoverBenchmark {
       }
     }
     return restarted;
-  }
-
-  /** Waits until one NameNode of the pair is active and the other standby; returns the active one. */
-  private static int awaitPair(ProcessHaCluster ha) throws Exception {
-    Await.until("one NameNode active, the other standby", WAIT, () -> {
-      int a = ha.active();
-      return a >= 0 && ha.state(1 - a) == HAServiceState.STANDBY;
-    });
-    return ha.active();
   }
 
   /**
@@ -473,12 +504,12 @@ class FailoverBenchmark {
       try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
         Thread.sleep(2000);
         int restarted = restartEndedNameNodes(ha);
-        int first = awaitPair(ha);
+        int first = ha.awaitPair();
         if (restarted > 0) {
           // A standby fails over long after it started: the restarted one gets time to warm up, under both twins.
           Thread.sleep(SCALE_RESTART_WARM_UP.toMillis());
           restarted += restartEndedNameNodes(ha);
-          first = awaitPair(ha);
+          first = ha.awaitPair();
         }
         t.unplannedExits += restarted;
         int standby = 1 - first;
@@ -535,6 +566,18 @@ class FailoverBenchmark {
       p.put("outage_ms_p50", round(percentile(values, 50)));
       p.put("outage_ms_p95", round(percentile(values, 95)));
       p.put("outage_ms_max", round(values.get(values.size() - 1)));
+      p.put("outage", "write".equals(nameAndOp[1]) ? "failure to the first write begun after it completing"
+          : "longest gap between two answers");
+      List<Double> steady = new ArrayList<>();
+      for (double ms : r.steady.get(e.getKey())) {
+        if (!Double.isNaN(ms)) {
+          steady.add(ms);
+        }
+      }
+      Collections.sort(steady);
+      if (!steady.isEmpty()) {
+        p.put("steady_ms_p50", round(percentile(steady, 50)));
+      }
       p.put("runs", values.size());
     }
   }
@@ -683,8 +726,14 @@ class FailoverBenchmark {
   private static void describeForThePage(BenchReport report, ArrayNode variants) {
     List<List<String>> rows = new ArrayList<>();
     BenchChart chart = new BenchChart("Failover p50 and the new active NameNode's own switch, process mode", "ms");
+    List<List<String>> pauses = new ArrayList<>();
     for (JsonNode v : variants) {
       String name = v.get("name").asText();
+      if ("pause".equals(v.path("mode").asText())) {
+        pauses.add(List.of(name, v.path("pause_ms").asText(), v.path("runs").asText(), v.path("failovers").asText(),
+            v.path("client_call_waited_ms_p50").asText("-"), v.path("split_brain_observations").asText()));
+        continue;
+      }
       rows.add(List.of(name, v.path("mode").asText(""), v.path("runs").asText(), v.path("failover_ms_p50").asText(),
           v.path("failover_ms_p90").asText(), v.path("switch_ms_p50").asText(), v.path("overhead_ms_p50").asText(),
           v.path("client_outage_ms_p50").asText(), v.path("split_brain_observations").asText()));
@@ -698,6 +747,8 @@ class FailoverBenchmark {
     report.table("Failovers per variant (ms; overhead = failover less the new active's own transitionToActive)",
         List.of("variant", "mode", "failovers", "failover p50", "failover p90", "switch p50", "overhead p50",
             "client outage p50", "split-brain samples"), rows);
+    report.table("Pauses that must not fail over (process mode, 1 s health-check timeout, 10 s sessions, same keys for both)",
+        List.of("variant", "pause ms", "pauses", "failovers", "client call waited p50 ms", "split-brain samples"), pauses);
     report.chart(chart);
   }
 

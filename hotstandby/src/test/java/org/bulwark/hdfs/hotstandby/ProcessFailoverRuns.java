@@ -34,7 +34,7 @@ import org.bulwark.hdfs.testkit.DaemonProcess;
 final class ProcessFailoverRuns {
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final Pattern OUR_TRANSITION = Pattern.compile("is active, epoch .* transition (\\d+) ms");
-  private static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
+  static final Pattern OUR_STATE = Pattern.compile("Controller of .*-> (\\w+)$");
   /** What {@link ActiveStateWarmup} logs when it is over (done or failed). */
   private static final String WARMUP_OVER = "Active-state warm-up";
   /** What {@link org.bulwark.hdfs.hotstandby.warmup.ClientProtocolPrimer} logs when it is over (done or failed). */
@@ -151,8 +151,13 @@ final class ProcessFailoverRuns {
   /** What one variant measured. */
   static final class Result {
     final List<double[]> failovers = new ArrayList<>();
-    /** Outages per client, keyed "peer/operation". */
+    /**
+     * Outages per client, keyed "peer/operation": for reads the longest gap between two answers, for writes the time
+     * from the failure to the first write that began after it completing.
+     */
     final Map<String, List<Double>> outages = new LinkedHashMap<>();
+    /** Per client, its calls' median latency before each failure. */
+    final Map<String, List<Double>> steady = new LinkedHashMap<>();
     long splitBrain;
     /** Per process role (new/old NameNode, their controllers, bench), the CPU it used during each transition. */
     final Map<String, List<Double>> transitionCpu = new LinkedHashMap<>();
@@ -168,6 +173,8 @@ final class ProcessFailoverRuns {
   private final long clientRpcTimeoutMillis;
   private boolean defaultIpcRetries;
   private final Random failureDelays = new Random(FAILURE_DELAY_SEED);
+  /** The directory of the cluster the current {@link #run} started. */
+  private File runDir;
 
   ProcessFailoverRuns(File dir, ControllerKind kind, Failure failure, int runs, long gracefulFenceMillis,
       long clientRpcTimeoutMillis) {
@@ -205,6 +212,23 @@ final class ProcessFailoverRuns {
 
   private void controllerSettings(Configuration conf) {
     sameControllerSettings(conf, gracefulFenceMillis, clientRpcTimeoutMillis);
+    if (fencingKills()) {
+      conf.set("dfs.ha.fencing.methods", killingFence(runDir));
+    }
+  }
+
+  /**
+   * Whether the controllers fence with a method that kills the NameNode (a hung one, or one on a vanished host, as a
+   * PDU or IPMI script would): a fenced NameNode is then really gone, and the split-brain checker sees any that is
+   * not. Kill -9 needs no fencing to be gone; {@code -Dbench.failover.fenceMethods} overrides it.
+   */
+  boolean fencingKills() {
+    return FENCE_METHODS == null && (failure == Failure.HANG || failure == Failure.HOST);
+  }
+
+  /** {@code kill -9} of the NameNode fenced, found by its id in the pid file {@link ProcessHaCluster} keeps. */
+  static String killingFence(File clusterDir) {
+    return "shell(kill -9 $(cat " + ProcessHaCluster.pidFile(clusterDir, "$target_namenodeid").getAbsolutePath() + "))";
   }
 
   /** The same settings for both controllers: 200 ms health checks, 1 s health-check timeout, 2 s sessions. */
@@ -237,7 +261,7 @@ final class ProcessFailoverRuns {
   Result run(Peer own, List<Peer> peers) throws Exception {
     boolean observer = peers.stream().anyMatch(p -> p.needsObserver);
     Result result = new Result();
-    File runDir = new File(dir, name() + (observer ? "-observer" : ""));
+    runDir = new File(dir, name() + (observer ? "-observer" : ""));
     boolean ownHosts = failure == Failure.UNREACHABLE;
     try (ProcessHaCluster ha = ProcessHaCluster.start(runDir, observer ? 3 : 2, 3, -1, JOURNAL_PROCESSES || ownHosts,
         ownHosts, this::controllerSettings);
@@ -258,6 +282,7 @@ final class ProcessFailoverRuns {
           for (ClientLoop.Operation op : ClientLoop.Operation.values()) {
             clients.add(new ClientLoop(p.label, op, p.clientConf(ha.conf()), CLIENT_PAUSE_MICROS));
             result.outages.put(p.label + "/" + op.label(), new ArrayList<>());
+            result.steady.put(p.label + "/" + op.label(), new ArrayList<>());
           }
         }
         for (int r = 0; r < runs; r++) {
@@ -335,16 +360,20 @@ final class ProcessFailoverRuns {
     long failureDone = System.nanoTime();
     long activeAgain = awaitActive(ha, other);
     Map<String, Long> threadsAfter = CpuSampler.ticksByThread(ha.nameNode(other).pid());
-    Await.until(name() + ": every client served again", WAIT,
-        () -> clients.stream().allMatch(c -> c.lastSuccess() > activeAgain));
+    Await.until(name() + ": every client served again, by a call begun after the failure", WAIT,
+        () -> clients.stream().allMatch(c -> c.lastSuccess() > activeAgain && !Double.isNaN(c.firstAnswerAfterMillis(failed))));
     double failoverMs = (activeAgain - failed) / 1e6;
     double switchMs = lastSwitchMillis(ha.controller(other));
     double ownOutage = Double.NaN;
     StringBuilder line = new StringBuilder();
     StringBuilder writes = new StringBuilder();
     for (ClientLoop c : clients) {
-      double gap = c.longestGapMillisAfter(failed);
-      result.outages.get(c.name() + "/" + c.operation().label()).add(gap);
+      String key = c.name() + "/" + c.operation().label();
+      result.steady.get(key).add(c.steadyMillisBefore(failed));
+      double firstWrite = c.firstAnswerAfterMillis(failed);
+      double longestGap = c.longestGapMillisAfter(failed);
+      double gap = c.operation() == ClientLoop.Operation.WRITE ? firstWrite : longestGap;
+      result.outages.get(key).add(gap);
       if (c.name().equals(own.label) && c.operation() == ClientLoop.Operation.READ) {
         ownOutage = gap;
       }

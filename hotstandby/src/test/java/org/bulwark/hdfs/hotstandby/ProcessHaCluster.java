@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -455,7 +456,24 @@ final class ProcessHaCluster implements AutoCloseable {
     nameNodes[i] = DaemonProcess.start(id(i), launcher(i), NameNode.class, new File(dir, id(i) + "-" + System.nanoTime() + ".log"),
         jvmOptions(),
         "-conf", nameNodeSites[i].getPath());
+    // As HADOOP_PID_DIR holds it for hdfs --daemon: what a fencing script that kills reads.
+    Files.write(pidFile(dir, id(i)).toPath(), Long.toString(nameNodes[i].pid()).getBytes(StandardCharsets.UTF_8));
     splitBrain.markUp(i);
+  }
+
+  /** The file holding the pid of NameNode {@code nameNodeId}'s current process. */
+  static File pidFile(File clusterDir, String nameNodeId) {
+    return new File(clusterDir, "namenode-" + nameNodeId + ".pid");
+  }
+
+  /**
+   * ZooKeeper stopped for {@code down}, then started again on the same port with its data, as a maintenance restart
+   * does: sessions that outlast it live on.
+   */
+  void restartZooKeeper(Duration down) throws Exception {
+    zooKeeper.stop();
+    Thread.sleep(down.toMillis());
+    zooKeeper.restart();
   }
 
   /** NameNode {@code i}'s HA state, or null when it does not answer within a second. */
@@ -491,6 +509,15 @@ final class ProcessHaCluster implements AutoCloseable {
       }
     }
     return found;
+  }
+
+  /** Waits until one NameNode of the pair is active and the other standby; returns the active one. */
+  int awaitPair() throws Exception {
+    Await.until("one NameNode active, the other standby", WAIT, () -> {
+      int a = active();
+      return a >= 0 && state(1 - a) == HAServiceState.STANDBY;
+    });
+    return active();
   }
 
   /** Makes NameNode {@code i} an observer (as {@code hdfs haadmin -transitionToObserver --forcemanual} does). */

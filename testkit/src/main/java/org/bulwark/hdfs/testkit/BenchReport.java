@@ -41,6 +41,20 @@ public final class BenchReport {
     root.put("machine", cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
         + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB heap");
     root.put("commit", commit());
+    root.put("options", options());
+  }
+
+  /** The run's {@code -Dbench.*} options, sorted: with the benchmark's name, the command that repeats it. */
+  static String options() {
+    java.util.TreeMap<String, String> given = new java.util.TreeMap<>();
+    for (String key : System.getProperties().stringPropertyNames()) {
+      if (key.startsWith("bench.")) {
+        given.put(key, System.getProperty(key));
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    given.forEach((k, v) -> out.append(out.length() == 0 ? "" : " ").append("-D").append(k).append('=').append(v));
+    return out.toString();
   }
 
   /** A report for benchmark {@code name} whose figures each stand on {@code runs} repetitions. */

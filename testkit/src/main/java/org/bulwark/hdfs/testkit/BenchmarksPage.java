@@ -75,7 +75,8 @@ public final class BenchmarksPage {
           .append(run.path("java_version").asText("?")).append(", Hadoop ").append(run.path("hadoop_version").asText("?"))
           .append(", commit `").append(run.path("commit").asText("unknown")).append("`, ")
           .append(run.path("runs").asInt(1)).append(run.path("runs").asInt(1) == 1 ? " run" : " runs")
-          .append(" per figure: `mvn -B -T 1 -Pbench -Dbench=").append(name).append(" verify`.\n");
+          .append(" per figure: `mvn -B -T 1 -Pbench -Dbench=").append(name)
+          .append(run.path("options").asText("").isEmpty() ? "" : " " + run.path("options").asText()).append(" verify`.\n");
       if (run.has("chart")) {
         out.append("\n![").append(run.path("chart_title").asText(name)).append("](bench/")
             .append(run.get("chart").asText()).append(")\n");

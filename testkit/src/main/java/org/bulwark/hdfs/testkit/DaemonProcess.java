@@ -121,6 +121,11 @@ public final class DaemonProcess implements AutoCloseable {
     signal("STOP");
   }
 
+  /** {@code kill -CONT}: a frozen process runs on, as one back from a long pause does. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
   /** {@code kill -STOP} of several processes in one signal call, so none runs on after the others stopped. */
   public static void freezeTogether(DaemonProcess... daemons) throws IOException, InterruptedException {
     signal("STOP", daemons);

@@ -37,6 +37,24 @@ class BenchmarksPageTest {
   }
 
   @Test
+  void theCommandOnThePageCarriesTheRunsBenchOptions() throws Exception {
+    Path docs = dir.resolve("docs");
+    System.setProperty("bench.alpha.rows", "7");
+    System.setProperty("bench.alpha.variants", "a,b");
+    Path bench;
+    try {
+      bench = run("alpha", "1.5");
+    } finally {
+      System.clearProperty("bench.alpha.rows");
+      System.clearProperty("bench.alpha.variants");
+    }
+    BenchmarksPage.update(bench, docs);
+    String page = Files.readString(docs.resolve("benchmarks.md"), StandardCharsets.UTF_8);
+    assertTrue(page.contains("`mvn -B -T 1 -Pbench -Dbench=alpha -Dbench.alpha.rows=7 -Dbench.alpha.variants=a,b verify`"),
+        page);
+  }
+
+  @Test
   void thePageHoldsTheLatestRunOfEveryBenchmarkWithItsTableAndChart() throws Exception {
     Path docs = dir.resolve("docs");
     BenchmarksPage.update(run("zeta", "4.0"), docs);
