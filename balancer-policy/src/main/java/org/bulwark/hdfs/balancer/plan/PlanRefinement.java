@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Improves a plan by single changes for as long as one makes it better: less left outside the threshold, then fewer
  * bytes moved, then more rack-adding moves. A change drops a move, replaces it by another (any block any source may give,
- * to any target), or adds a move.
+ * to any target), adds a move, or has two moves trade targets.
  *
  * <p>Why: the flow ({@link BalanceFlow}) counts in the blocks' common size, so with mixed sizes it may carry a few
  * units of a big block where a small block would do, and rounding then moves the big one whole; a block fetched
@@ -67,6 +67,7 @@ final class PlanRefinement {
         changed |= improveMove(i);
       }
       changed |= addOne();
+      changed |= exchangeTargets();
       if (!changed) {
         break;
       }
@@ -120,6 +121,46 @@ final class PlanRefinement {
       moves.add(i, replacement);
     }
     return true;
+  }
+
+  /**
+   * Two moves trade targets wherever that improves the plan: a block that would add a rack at another move's target
+   * goes there, and that move's block takes its place, which no single change can do while both targets are full.
+   * Sources and bytes stay; only the targets' loads change. Returns whether any pair traded.
+   */
+  private boolean exchangeTargets() {
+    boolean changed = false;
+    for (int i = 0; i < moves.size(); i++) {
+      for (int j = i + 1; j < moves.size(); j++) {
+        PlannedMove x = moves.get(i);
+        PlannedMove y = moves.get(j);
+        if (x.target() == y.target() || !rules.allowed(x.block(), x.source(), y.target())
+            || !rules.allowed(y.block(), y.source(), x.target())) {
+          continue;
+        }
+        long xs = x.block().size();
+        long ys = y.block().size();
+        if (!loads.fitsReplacing(x.target(), xs, ys) || !loads.fitsReplacing(y.target(), ys, xs)) {
+          continue;
+        }
+        PlannedMove xToY = rules.move(x.block(), x.source(), y.target());
+        PlannedMove yToX = rules.move(y.block(), y.source(), x.target());
+        long outside = c.bytesOutsideAfter(x.target(), net[x.target()] - xs + ys) - c.bytesOutsideAfter(x.target(), net[x.target()])
+            + c.bytesOutsideAfter(y.target(), net[y.target()] - ys + xs) - c.bytesOutsideAfter(y.target(), net[y.target()]);
+        long adding = (xToY.addsRack() ? 1 : 0) + (yToX.addsRack() ? 1 : 0) - (x.addsRack() ? 1 : 0) - (y.addsRack() ? 1 : 0);
+        if (!better(new long[] {outside, 0, -adding}, new long[] {0, 0, 0})) {
+          continue;
+        }
+        remove(x);
+        remove(y);
+        put(xToY);
+        put(yToX);
+        moves.set(i, xToY);
+        moves.set(j, yToX);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /** Whether every node's moves still fit with {@code out} taken out and {@code in} put in. */

@@ -80,4 +80,37 @@ class PlanRefinementTest {
     assertEquals(1, plan.size(), plan.toString());
     assertTrue(plan.get(0).addsRack(), plan.toString());
   }
+
+  @Test
+  void twoMovesTradeTargetsWhereEachTargetHasRoomForOneBlockOnly() {
+    // racks: 0 -> {0, 1}, 1 -> {2, 5}, 2 -> {3, 4}; node 0 sheds two 60 MB blocks, nodes 2 and 4 take one each
+    int[] racks = {0, 0, 1, 2, 2, 1};
+    Classification c = Classification.classify(6, Arrays.asList(
+        new NodeUsage(0, 1000 * MB, 620 * MB, 380 * MB, true),
+        new NodeUsage(1, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(2, 1000 * MB, 440 * MB, 560 * MB, true),
+        new NodeUsage(3, 1000 * MB, 500 * MB, 500 * MB, true),
+        new NodeUsage(4, 1000 * MB, 440 * MB, 560 * MB, true),
+        new NodeUsage(5, 1000 * MB, 500 * MB, 500 * MB, true)), 5, 1L << 40);
+    BlockCandidate x = new BlockCandidate(0, 1, 60 * MB, new int[] {0, 1, 3}); // racks 0 and 2: adds a rack on node 2
+    BlockCandidate y = new BlockCandidate(0, 2, 60 * MB, new int[] {0, 1, 5}); // racks 0 and 1: adds a rack on node 4
+    Map<Integer, List<BlockCandidate>> offers = new HashMap<>();
+    offers.put(0, Arrays.asList(x, y));
+    boolean[] over = {true, false, false, false, false, false};
+    boolean[] under = {false, false, true, false, true, false};
+    RackSpread spread = new RackSpread(racks);
+    MoveRules rules = new MoveRules(spread, MoveCheck.RACKS_ONLY, over, under);
+    NodeLoads loads = new NodeLoads(c, new long[] {c.maxBytesToMove(0), 0, c.maxBytesToMove(2), 0, c.maxBytesToMove(4), 0});
+    List<PlannedMove> keeping = Arrays.asList(rules.move(x, 0, 4), rules.move(y, 0, 2));
+    for (PlannedMove m : keeping) {
+      assertTrue(!m.addsRack(), m.toString());
+      loads.add(m.source(), m.block().size());
+      loads.add(m.target(), m.block().size());
+    }
+    List<PlannedMove> plan = new PlanRefinement(c, rules, loads, new int[] {2, 4}, offers, keeping)
+        .refine(PlanRefinement.MAX_PASSES);
+    assertEquals(2, plan.size(), plan.toString());
+    assertTrue(plan.stream().allMatch(PlannedMove::addsRack), "both moves add a rack once they trade targets: " + plan);
+    assertEquals(0, MovePlanner.bytesOutside(c, plan));
+  }
 }
