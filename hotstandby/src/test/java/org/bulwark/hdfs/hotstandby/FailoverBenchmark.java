@@ -56,7 +56,7 @@ class FailoverBenchmark {
   private static final int ROUNDS = 4;
   private static final int PER_ROUND = Integer.getInteger("bench.failover.perRound", 6);
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final int PROCESS_RUNS = Integer.getInteger("bench.failover.processRuns", 10);
+  private static final int PROCESS_RUNS = Integer.getInteger("bench.failover.processRuns", 20);
   /** Both controllers' graceful-fence timeout: past it, the fencing methods run (a vanished host never answers). */
   private static final long GRACEFUL_FENCE_MS = Long.getLong("bench.failover.gracefulFenceMs", 200);
   /** {@code -Dbench.failover.peers=false}: the kill -9 rows with their own client only, as the other kinds run. */
@@ -243,7 +243,6 @@ class FailoverBenchmark {
     report.root().put("graceful_fence_timeout_ms", GRACEFUL_FENCE_MS);
     report.root().put("client_rpc_timeout_ms", CLIENT_RPC_TIMEOUT_MS);
     report.root().put("ipc_connect_timeout_ms", ProcessFailoverRuns.connectTimeoutMillis(GRACEFUL_FENCE_MS));
-    report.root().put("namenode_warmup", ProcessFailoverRuns.NAMENODE_WARMUP);
     report.root().put("controller_witnesses_exits", ProcessFailoverRuns.WITNESS_EXITS);
     report.root().put("process_runs_per_variant", PROCESS_RUNS);
     report.root().put("pause_health_check_timeout_ms", PauseRuns.HEALTH_TIMEOUT_MS);
@@ -280,10 +279,24 @@ class FailoverBenchmark {
         ObjectNode v = variants.addObject();
         summarise(v, runs.name(), r);
         v.put("fencing_kills", runs.fencingKills());
+        v.put("namenode_warmup", false);
         chargeAgainstStockSwitch(variants, v);
         if (withPeers && kind == ControllerKind.BULWARK) {
           summarisePeers(peers, r);
         }
+      }
+    }
+    // The warm twins: the same kill -9 with the active-state warm-up on every NameNode, so its effect is a ratio
+    // measured in this run.
+    for (ControllerKind kind : new ControllerKind[] {ControllerKind.STOCK, ControllerKind.BULWARK}) {
+      ProcessFailoverRuns warm = new ProcessFailoverRuns(dir, kind, Failure.PROCESS, PROCESS_RUNS, GRACEFUL_FENCE_MS,
+          CLIENT_RPC_TIMEOUT_MS).withWarmup();
+      if (selected(warm.name())) {
+        Peer own = kind == ControllerKind.BULWARK ? Peer.ZOOKEEPER : Peer.CONFIGURED;
+        ObjectNode v = variants.addObject();
+        summarise(v, warm.name(), warm.run(own, Collections.singletonList(own)));
+        v.put("namenode_warmup", true);
+        chargeAgainstStockSwitch(variants, v);
       }
     }
     ProcessFailoverRuns stockDefaults = new ProcessFailoverRuns(dir, ControllerKind.STOCK, Failure.PROCESS, PROCESS_RUNS,

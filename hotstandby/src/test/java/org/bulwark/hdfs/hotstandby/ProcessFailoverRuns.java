@@ -59,13 +59,6 @@ final class ProcessFailoverRuns {
    */
   private static final Duration SETTLE_LIMIT = Duration.ofSeconds(30);
   /**
-   * With {@code -Dbench.failover.warmup=true} every NameNode runs {@link ActiveStateWarmup}
-   * ({@code dfs.namenode.plugins}), under either controller: a NameNode setting, so twins share it. Each
-   * failover then waits for the standby's warm-up to be over (2-3 s after it started): until 2026-11-27 it
-   * did not, and in most failovers the transition ran while the warm-up was still loading classes.
-   */
-  static final boolean NAMENODE_WARMUP = Boolean.getBoolean("bench.failover.warmup");
-  /**
    * Each JournalNode a JVM of its own, as in production (by default; the clients-at-scale runs too);
    * {@code -Dbench.failover.journalProcesses=false} runs them in the benchmark's JVM, the layout of every run
    * before 2026-11-28. Measured that day (kill -9, twins of 10): on one machine the stock ZKFC's transition was
@@ -172,6 +165,7 @@ final class ProcessFailoverRuns {
   private final long gracefulFenceMillis;
   private final long clientRpcTimeoutMillis;
   private boolean defaultIpcRetries;
+  private boolean warmup;
   private final Random failureDelays = new Random(FAILURE_DELAY_SEED);
   /** The directory of the cluster the current {@link #run} started. */
   private File runDir;
@@ -196,8 +190,23 @@ final class ProcessFailoverRuns {
     return this;
   }
 
+  /**
+   * Every NameNode runs {@link ActiveStateWarmup} ({@code dfs.namenode.plugins}), under either controller: a NameNode
+   * setting, so twins share it. Each failover then waits for the standby's warm-up to be over (2-3 s after it
+   * started): without that wait, most transitions ran while the warm-up was still loading classes.
+   */
+  ProcessFailoverRuns withWarmup() {
+    warmup = true;
+    return this;
+  }
+
+  boolean warmup() {
+    return warmup;
+  }
+
   String name() {
-    return (kind == ControllerKind.BULWARK ? "bulwark" : "stock") + failure.suffix + (defaultIpcRetries ? "-default-ipc" : "");
+    return (kind == ControllerKind.BULWARK ? "bulwark" : "stock") + failure.suffix + (defaultIpcRetries ? "-default-ipc" : "")
+        + (warmup ? "-warm" : "");
   }
 
   /** The configuration of the controller of NameNode {@code i}. */
@@ -214,6 +223,9 @@ final class ProcessFailoverRuns {
     sameControllerSettings(conf, gracefulFenceMillis, clientRpcTimeoutMillis);
     if (fencingKills()) {
       conf.set("dfs.ha.fencing.methods", killingFence(runDir));
+    }
+    if (warmup) {
+      conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
     }
   }
 
@@ -244,9 +256,6 @@ final class ProcessFailoverRuns {
     // (measured: 40 s at Hadoop's 20 s); the graceful-fence timeout instead, the strongest setting for it. Ours
     // bounds its connects by its own timeouts. On one host's loopback a connect never waits either way.
     conf.setLong("ipc.client.connect.timeout", connectTimeoutMillis(gracefulFenceMillis));
-    if (NAMENODE_WARMUP) {
-      conf.set("dfs.namenode.plugins", ActiveStateWarmup.class.getName());
-    }
     conf.setBoolean("bulwark.hotstandby.fencing.witness-local-exit", WITNESS_EXITS);
     if (FENCE_METHODS != null) {
       conf.set("dfs.ha.fencing.methods", FENCE_METHODS);
@@ -323,7 +332,7 @@ final class ProcessFailoverRuns {
     int active = ha.active();
     int other = 1 - active;
     Await.until(name() + ": the standby's controller ready", WAIT, () -> standbyReady(kind, ha.controller(other)));
-    if (NAMENODE_WARMUP) {
+    if (warmup) {
       // A standby fails over hours after it started, not seconds: its one-time warm-up is long over.
       Await.until(name() + ": the standby's warm-up over", WAIT,
           () -> !DaemonLog.matching(ha.nameNode(other).log(), WARMUP_OVER).isEmpty());

@@ -39,6 +39,12 @@ public final class ForkedJvm {
     if (log4j != null) {
       cmd.add("-Dlog4j.configuration=" + log4j);
     }
+    // The build's JVM options for daemons (the test tiers: C1 only, as their own JVMs; benchmarks: none).
+    for (String option : System.getProperty("bulwark.test.forked-jvm-options", "").trim().split("\\s+")) {
+      if (!option.isEmpty()) {
+        cmd.add(option);
+      }
+    }
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(classpath);
