@@ -1,6 +1,12 @@
 package org.bulwark.hdfs.balancer.plan;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +39,18 @@ import com.google.ortools.sat.LinearExprBuilder;
 final class ExactBalanceReference {
   private static final double MB = 1 << 20;
 
+  /**
+   * What the program is, for {@link RecordedOptima}'s digest: change it whenever the constraints or objectives below
+   * change, so that no optimum of the old program is taken for one of the new.
+   */
+  private static final String FORMULATION = "outside-bytes-adding/last-block-crosses/1";
+
   /** The optimum: MB left outside the threshold, MB moved, rack-adding moves, and whether the solver proved it. */
-  record Optimum(double outsideMb, double movedMb, int adding, boolean proven, List<PlannedMove> moves) {}
+  record Optimum(double outsideMb, double movedMb, int adding, boolean proven) {
+    static Optimum of(RecordedOptima.Entry e) {
+      return new Optimum(e.outsideBytes() / MB, e.movedBytes() / MB, e.adding(), e.proven());
+    }
+  }
 
   private record Move(BlockCandidate block, int source, int target, boolean adding) {}
 
@@ -70,6 +86,12 @@ final class ExactBalanceReference {
   /** @param seconds the solver's time limit per stage: past it, the best plan found, not proven optimal */
   static Optimum solve(ModelLayout layout, double threshold, long maxSizeToMove,
       Map<Integer, List<BlockCandidate>> candidates, MoveCheck check, double seconds) {
+    return solve(layout, threshold, maxSizeToMove, candidates, check, seconds, true);
+  }
+
+  /** @param recorded whether a recorded optimum of the same program is taken instead of solving it */
+  static Optimum solve(ModelLayout layout, double threshold, long maxSizeToMove,
+      Map<Integer, List<BlockCandidate>> candidates, MoveCheck check, double seconds, boolean recorded) {
     int n = layout.nodes();
     double average = layout.average();
     List<Move> moves = new ArrayList<>();
@@ -99,20 +121,53 @@ final class ExactBalanceReference {
         }
       }
     }
-    Solution outside = optimise(layout, threshold, maxSizeToMove, moves, Stage.OUTSIDE, 0, 0, null, seconds);
-    Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside,
-        seconds);
-    Solution adding = optimise(layout, threshold, maxSizeToMove, moves, Stage.ADDING, outside.value, bytes.value,
-        bytes, seconds);
-    List<PlannedMove> plan = new ArrayList<>();
-    for (int i = 0; i < moves.size(); i++) {
-      if (adding.chosen[i]) {
-        Move m = moves.get(i);
-        plan.add(new PlannedMove(m.block, m.source, m.target, m.adding ? 1 : 0));
-      }
+    String digest = digest(layout, threshold, maxSizeToMove, moves);
+    RecordedOptima.Entry entry = recorded ? RecordedOptima.find(digest) : null;
+    if (entry != null) {
+      return Optimum.of(entry);
     }
-    return new Optimum(outside.value / MB, bytes.value / MB, (int) adding.value,
-        outside.proven && bytes.proven && adding.proven, plan);
+    double limit = RecordedOptima.RECORDING ? RecordedOptima.RECORD_SECONDS : seconds;
+    Solution outside = optimise(layout, threshold, maxSizeToMove, moves, Stage.OUTSIDE, 0, 0, null, limit);
+    Solution bytes = optimise(layout, threshold, maxSizeToMove, moves, Stage.BYTES, outside.value, 0, outside,
+        limit);
+    Solution adding = optimise(layout, threshold, maxSizeToMove, moves, Stage.ADDING, outside.value, bytes.value,
+        bytes, limit);
+    RecordedOptima.Entry solved = new RecordedOptima.Entry(outside.value, bytes.value, (int) adding.value,
+        outside.proven && bytes.proven && adding.proven);
+    if (RecordedOptima.RECORDING && recorded) {
+      RecordedOptima.record(digest, solved);
+    }
+    return Optimum.of(solved);
+  }
+
+  /** SHA-256 over everything the program is built from: the formulation, every node's figures, every move. */
+  private static String digest(ModelLayout layout, double threshold, long maxSizeToMove, List<Move> moves) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeUTF(FORMULATION);
+      out.writeDouble(threshold);
+      out.writeLong(maxSizeToMove);
+      out.writeInt(layout.nodes());
+      for (int v = 0; v < layout.nodes(); v++) {
+        out.writeLong(layout.capacity[v]);
+        out.writeLong(layout.used[v]);
+      }
+      out.writeInt(moves.size());
+      for (Move m : moves) {
+        out.writeInt(m.block.pool());
+        out.writeLong(m.block.blockId());
+        out.writeLong(m.block.size());
+        out.writeInt(m.source);
+        out.writeInt(m.target);
+        out.writeBoolean(m.adding);
+      }
+      out.flush();
+      return HexFormat.of().formatHex(sha.digest(bytes.toByteArray()));
+    } catch (IOException | NoSuchAlgorithmException e) {
+      throw new IllegalStateException("cannot digest an integer program", e);
+    }
   }
 
   private enum Stage { OUTSIDE, BYTES, ADDING }

@@ -1,5 +1,6 @@
 package org.bulwark.hdfs.balancer.plan;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * against the exact optimum an integer program finds over the same candidate blocks ({@link ExactBalanceReference}).
  * The goal per layout: no more left outside the threshold than the optimum, at most 1.05 times its bytes, at least
  * 0.95 of its rack-adding moves. The test prints how many layouts meet it and fails where the planner falls below
- * what it reached when this test was written (totals and per-layout counts); an integration test because the
- * integer programs take about a second per layout.
+ * what it reached when this test was written (totals and per-layout counts). The optima are recorded
+ * ({@link RecordedOptima}: solved once with 10 s per stage); an integration test because a program not recorded takes
+ * seconds to solve.
  */
 class ExactReferencePlanningIT {
   static final int LAYOUTS = Integer.getInteger("bulwark.exact.layouts", 100);
@@ -49,6 +51,36 @@ class ExactReferencePlanningIT {
     return new Judged(seed, layout.description, ExactBalanceReference.outsideMb(layout, layout.threshold, plan.moves()),
         best.outsideMb(), plan.bytes() / (double) ModelLayout.MB, best.movedMb(), plan.movesAddingRack(),
         best.adding(), best.proven());
+  }
+
+  /**
+   * The recorded optima are what the integer program solves to today: a change to the program that left
+   * {@code FORMULATION} as it was would otherwise go on judging the planner by the old program's optima.
+   */
+  @Test
+  void recordedOptimaAreWhatTheProgramSolvesTo() {
+    int compared = 0;
+    for (long seed = 1; seed <= LAYOUTS && compared < 5; seed++) {
+      ModelLayout layout = ModelLayout.generate(seed);
+      Classification c = layout.classify();
+      if (c.bytesLeftToMove() == 0) {
+        continue;
+      }
+      Map<Integer, List<BlockCandidate>> candidates = layout.candidates(c, new Random(seed));
+      MoveCheck check = layout.datacenterCheck();
+      ExactBalanceReference.Optimum recorded = ExactBalanceReference.solve(layout, layout.threshold,
+          layout.maxSizeToMove, candidates, check);
+      if (!recorded.proven()) {
+        continue;
+      }
+      ExactBalanceReference.Optimum live = ExactBalanceReference.solve(layout, layout.threshold,
+          layout.maxSizeToMove, candidates, check, 10, false);
+      if (live.proven()) {
+        assertEquals(recorded, live, "seed " + seed + ": recorded optimum against the program's");
+        compared++;
+      }
+    }
+    assertTrue(compared >= 3, "recorded optima compared with live ones: " + compared);
   }
 
   @Test
@@ -90,13 +122,12 @@ class ExactReferencePlanningIT {
     long balancedAsWell = judged.stream().filter(j -> j.outside() <= j.bestOutside() + 0.01).count();
     long fewBytes = judged.stream().filter(j -> j.bytesVsOptimum() <= 1.05).count();
     long racksAdded = judged.stream().filter(j -> j.shareOfOptimum() >= 0.95).count();
-    // Where the planner stood last (98 unbalanced layouts of 100): outside 1.002x the optimum's, bytes 1.003x,
-    // rack-adding moves 1.06x (more bytes or less outside on some layouts); 0.94 of the layouts as balanced as the
-    // optimum, 0.95 within 1.05x its bytes, 0.94 within 0.95 of its rack-adding moves. The guards leave room for the
-    // solver's 2 s limit (a quarter of the optima are not proven).
+    // Where the planner stood last against the recorded optima (98 unbalanced layouts of 100, 18 optima not proven in
+    // 10 s per stage): outside 1.003x the optimum's, bytes 1.001x, rack-adding moves 0.964x; 0.94 of the layouts as
+    // balanced as the optimum, 0.97 within 1.05x its bytes, 0.91 within 0.95 of its rack-adding moves.
     assertTrue(outside <= bestOutside * 1.01, "outside " + outside + " MB, optimum " + bestOutside);
     assertTrue(moved <= least * 1.03, "moved " + moved + " MB, least " + least);
-    assertTrue(adding >= most * 0.97, "rack-adding " + adding + ", most " + most);
+    assertTrue(adding >= most * 0.96, "rack-adding " + adding + ", most " + most);
     assertTrue(balancedAsWell >= judged.size() * 0.90, balancedAsWell + " of " + judged.size() + " as balanced");
     assertTrue(fewBytes >= judged.size() * 0.90, fewBytes + " of " + judged.size() + " within 1.05x the bytes");
     assertTrue(racksAdded >= judged.size() * 0.90, racksAdded + " of " + judged.size() + " within 0.95 of the racks");

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * complete move set on the starting layout ({@link ExactBalanceReference} over every block of every node above the
  * average, no per-iteration limit), which the planner never sees. The goal: the run ends no further outside the
  * threshold than that optimum, within 1.1 times its bytes, with at least 0.95 of its rack-adding moves; the test prints
- * how many runs meet it and fails where the planner falls below what it reached when the test was written. An
- * integration test because each optimum is three integer programs over every block.
+ * how many runs meet it and fails where the planner falls below what it reached when the test was written. The
+ * optima are recorded ({@link RecordedOptima}, 10 s per stage); an integration test because each one not recorded is
+ * three integer programs over every block.
  */
 class WholeRunPlanningIT {
   static final int LAYOUTS = Integer.getInteger("bulwark.wholerun.layouts", 30);
