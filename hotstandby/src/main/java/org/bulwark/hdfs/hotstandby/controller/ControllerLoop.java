@@ -124,10 +124,8 @@ public final class ControllerLoop implements Closeable {
   private volatile long healthChangedAt;
   private volatile boolean zooKeeperConnected;
   private volatile long cededUntil;
-  /** Guards {@link #pendingHandoffs} and the removal of this controller's handoff request. */
-  private final Object handoffs = new Object();
-  /** {@link #failoverToHere} calls under way: while there are none, a request naming this NameNode is a leftover. */
-  private int pendingHandoffs;
+  /** This controller's requests that the leadership be handed over to it ({@link #failoverToHere}). */
+  private final HandoffRequests handoffs;
 
   // Owned by the loop thread.
   private volatile Leadership leadership;
@@ -145,6 +143,7 @@ public final class ControllerLoop implements Closeable {
     this.settings = settings;
     this.nameNode = nameNode;
     this.election = election;
+    this.handoffs = new HandoffRequests(election, nameNode.nameNodeId());
     this.fencer = fencer;
     this.others = others;
     this.metrics = metrics;
@@ -253,19 +252,8 @@ public final class ControllerLoop implements Closeable {
       throw new ServiceFailedException("NameNode " + nameNode.nameNodeId() + " is not healthy (" + health
           + "): it cannot become active");
     }
-    synchronized (handoffs) {
-      pendingHandoffs++;
-    }
     try {
-      try {
-        if (!election.requestHandoff()) {
-          throw new ServiceFailedException("another manual failover of " + nameNode.nameservice() + " is in progress");
-        }
-      } catch (IOException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IOException("cannot request the failover in ZooKeeper: " + e.getMessage(), e);
-      }
+      handoffs.open(nameNode.nameservice());
       cededUntil = 0;
       wake();
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -279,16 +267,7 @@ public final class ControllerLoop implements Closeable {
             + timeoutMillis + " ms");
       }
     } finally {
-      synchronized (handoffs) {
-        pendingHandoffs--;
-        if (pendingHandoffs == 0) {
-          try {
-            election.clearHandoff();
-          } catch (Exception e) {
-            LOG.warn("Could not remove the failover request (the loop removes it later): {}", e.getMessage());
-          }
-        }
-      }
+      handoffs.close();
     }
   }
 
@@ -383,7 +362,7 @@ public final class ControllerLoop implements Closeable {
       LOG.warn("{} holds the leader lock without leading; releasing it", nameNode);
       election.release(null, null);
     }
-    removeLeftoverHandoff();
+    handoffs.removeLeftover();
     String handoff = election.handoffTarget();
     List<Candidate> candidates = election.candidates(now);
     ControllerView.Builder view = ControllerView.builder(nameNode.nameNodeId(), settings.priority)
@@ -491,21 +470,6 @@ public final class ControllerLoop implements Closeable {
       }
     }
     unclaimedActive = first;
-  }
-
-  /**
-   * Removes a handoff request naming this NameNode that no {@link #failoverToHere} waits on (its removal
-   * failed): left standing, it would keep every other controller from taking over until this one's session ends.
-   */
-  private void removeLeftoverHandoff() throws Exception {
-    if (!nameNode.nameNodeId().equals(election.handoffTarget())) {
-      return;
-    }
-    synchronized (handoffs) {
-      if (pendingHandoffs == 0 && election.clearHandoff()) {
-        LOG.info("Removed a leftover manual-failover request naming {}", nameNode);
-      }
-    }
   }
 
   /**
