@@ -75,7 +75,9 @@ class ProcessFailoverIT {
         assertEquals(0, DaemonLog.matching(ha.controller(second).log(), "has exited on this host").size(),
             "a frozen process has not exited");
         fs.mkdirs(new Path("/after-hang"));
-        assertEquals(true, fs.exists(new Path("/before")) && fs.exists(new Path("/after-kill")));
+        for (String written : new String[] {"/before", "/after-kill"}) {
+          assertTrue(fs.exists(new Path(written)), () -> written + " is gone after the hang:\n" + namespaceStory(ha, fs));
+        }
       }
       ha.splitBrain.assertNoSplitBrain();
     }
@@ -125,6 +127,30 @@ class ProcessFailoverIT {
     // provider fails over.
     client.setInt("ipc.client.rpc-timeout.ms", 2000);
     return FileSystem.newInstance(java.net.URI.create("hdfs://" + ProcessHaCluster.NS), client);
+  }
+
+  /**
+   * What a failure of the namespace checks needs: what the client lists, each NameNode's state, and how each
+   * NameNode process took over the edit log (recovery, catch-up, segments), from its own log.
+   */
+  private static String namespaceStory(ProcessHaCluster ha, FileSystem fs) {
+    StringBuilder story = new StringBuilder();
+    try {
+      story.append("the client lists /:");
+      for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(new Path("/"))) {
+        story.append(' ').append(s.getPath().toUri().getPath());
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      story.append(" (failed: ").append(e).append(')');
+    }
+    for (int i = 0; i < 2; i++) {
+      story.append('\n').append(ProcessHaCluster.id(i)).append(": ").append(ha.state(i)).append(", ")
+          .append(ha.nameNode(i).log()).append('\n');
+      story.append(String.join("\n", DaemonLog.matching(ha.nameNode(i).log(), "recovery", "Catching up",
+          "take over writing", "Starting log segment", "Selected loggers", "Stopping services", "Starting services",
+          "Exception")));
+    }
+    return story.toString();
   }
 
   /** The {@code n}th activation the controller of NameNode {@code nn} logged, once it has. */
