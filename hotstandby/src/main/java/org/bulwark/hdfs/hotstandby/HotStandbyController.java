@@ -32,6 +32,7 @@ import org.bulwark.hdfs.common.security.KeytabLogin;
 import org.bulwark.hdfs.hotstandby.controller.ControllerLoop;
 import org.bulwark.hdfs.hotstandby.reports.BlockReportTrigger;
 import org.bulwark.hdfs.hotstandby.controller.ControllerMetrics;
+import org.bulwark.hdfs.hotstandby.controller.ControllerSettings;
 import org.bulwark.hdfs.hotstandby.controller.ControllerState;
 import org.bulwark.hdfs.hotstandby.controller.LocalNameNode;
 import org.bulwark.hdfs.hotstandby.controller.OtherNameNodes;
@@ -136,7 +137,7 @@ public final class HotStandbyController extends Configured implements Tool, Clos
     String quorum = access.quorum();
     String parent = HotStandbyKeys.parentZnode(conf);
     long sessionTimeout = HotStandbyKeys.ZK_SESSION_TIMEOUT.get(conf);
-    ControllerLoop.Settings settings = new ControllerLoop.Settings(priorities.get(nn), priorities,
+    ControllerSettings settings = new ControllerSettings(priorities.get(nn), priorities,
         HotStandbyKeys.FAILBACK.get(conf), HotStandbyKeys.FAILBACK_DELAY.get(conf),
         HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf), Math.max(1000, HotStandbyKeys.LOWER_PRIORITY_DELAY.get(conf)),
         sessionTimeout, HotStandbyKeys.UNCLAIMED_ACTIVE_WAIT.get(conf));

@@ -24,7 +24,7 @@ import org.bulwark.hdfs.hotstandby.fencing.PreviousActiveFencer;
  * A controller that dies after any step (kill -9, OOM, a transition that timed out but happened) leaves
  * a breadcrumb naming every NameNode that may be active, and the next leader fences them before its
  * own becomes active. This class only carries the steps out and says how far it got; what to do about
- * an activation that stopped short (step down, back off) is the {@link ControllerLoop}'s.
+ * an activation that stopped short (step down, back off) is the {@link ControllerActions}'s.
  */
 final class Activation {
   /** The steps, in order. */

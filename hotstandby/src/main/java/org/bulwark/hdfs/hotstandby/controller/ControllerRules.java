@@ -60,6 +60,72 @@ public final class ControllerRules {
         && h.checkStartedNanos() - activatedAtNanos > 0;
   }
 
+  /**
+   * The health a decision goes by. A NameNode this controller made standby since the last report is standby until a
+   * report says otherwise; a leader's timed-out check that waited behind its own transition ({@link
+   * #waitedBehindActivation}) is set aside: active, until a check begun after the transition says otherwise.
+   */
+  public static HealthReport healthToDecideBy(HealthReport reported, boolean demotedSinceLastReport, boolean leading,
+      long activatedAtNanos) {
+    HealthReport h = reported;
+    if (demotedSinceLastReport && h.state() == HAServiceState.ACTIVE) {
+      h = new HealthReport(h.health(), HAServiceState.STANDBY, h.detail()).ofCheckStartedAt(h.checkStartedNanos());
+    }
+    if (waitedBehindActivation(leading, h.health(), h.checkStartedNanos(), activatedAtNanos)) {
+      h = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "answered transitionToActive after: " + h);
+    }
+    return h;
+  }
+
+  /**
+   * Whether a leader lets go of the lock before it withdraws its candidacy: one whose NameNode is gone or hung, as
+   * withdrawing is a ZooKeeper write of its own, and one was seen to hold the release back 230-690 ms on a host busy
+   * with the kill.
+   */
+  public static boolean releasesBeforeWithdrawing(boolean leading, NameNodeHealth health) {
+    return leading && (health == NameNodeHealth.GONE || health == NameNodeHealth.UNRESPONSIVE);
+  }
+
+  /** What becomes of the candidacy before the step: see {@link #candidacyBeforeStep}. */
+  public enum Candidacy { STAND, WITHDRAW, AS_IS }
+
+  /**
+   * Stand where the NameNode should ({@link #shouldStand}) and does not; withdraw where it should not and does, unless
+   * the leadership is released first ({@link #withdrawsAfterStep}).
+   */
+  public static Candidacy candidacyBeforeStep(boolean shouldStand, boolean releasesFirst, boolean standing) {
+    if (shouldStand && !standing) {
+      return Candidacy.STAND;
+    }
+    return !shouldStand && !releasesFirst && standing ? Candidacy.WITHDRAW : Candidacy.AS_IS;
+  }
+
+  /** The withdrawal a leader that released first ({@link #releasesBeforeWithdrawing}) makes after the step. */
+  public static boolean withdrawsAfterStep(boolean shouldStand, boolean releasesFirst, boolean standing) {
+    return releasesFirst && !shouldStand && standing;
+  }
+
+  /**
+   * Whether an active NameNode this controller does not lead for steps down: made active by hand, or left active by
+   * an earlier run, nothing guarantees it is alone; if it should lead it will win the election.
+   */
+  public static boolean stepsDownUnled(boolean leading, HealthReport h, Step step) {
+    return !leading && h.state() == HAServiceState.ACTIVE && h.health().answers() && step.kind() != Step.Kind.ACQUIRE;
+  }
+
+  /** The controller's state after a decision: leading, or what its NameNode's health and HA state make it. */
+  public static ControllerState stateOf(boolean zooKeeperConnected, boolean leading, HealthReport h) {
+    if (leading) {
+      return ControllerState.ACTIVE;
+    }
+    if (!zooKeeperConnected) {
+      return ControllerState.NEUTRAL;
+    }
+    return h.health() == NameNodeHealth.HEALTHY && h.state() == HAServiceState.OBSERVER ? ControllerState.OBSERVER
+        : h.health() == NameNodeHealth.HEALTHY ? ControllerState.STANDBY
+        : h.health() == NameNodeHealth.UNKNOWN ? ControllerState.INITIALIZING : ControllerState.UNHEALTHY;
+  }
+
   /** The next step. */
   public static Step decide(ControllerView v, long now) {
     if (!v.zooKeeperConnected) {

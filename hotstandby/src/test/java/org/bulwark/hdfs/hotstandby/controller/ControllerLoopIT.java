@@ -52,7 +52,7 @@ class ControllerLoopIT {
     election.start();
     Configuration conf = new Configuration(false);
     LocalNameNode nn = new LocalNameNode(conf, "ns1", "nn1", new InetSocketAddress("127.0.0.1", 1), "127.0.0.1:1", 1000);
-    ControllerLoop loop = new ControllerLoop(new ControllerLoop.Settings(0, Map.of("nn1", 0), false, 0, 0, 1000, 4000, 0), nn,
+    ControllerLoop loop = new ControllerLoop(new ControllerSettings(0, Map.of("nn1", 0), false, 0, 0, 1000, 4000, 0), nn,
         election, new PreviousActiveFencer(conf, "ns1", 1000, PreviousActiveFencer.Silence.UNKNOWN), OtherNameNodes.NONE,
         new ControllerMetrics("ns1", "nn1"));
     holder[0] = loop;

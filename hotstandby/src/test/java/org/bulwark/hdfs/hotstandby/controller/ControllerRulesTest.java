@@ -234,4 +234,71 @@ class ControllerRulesTest {
     ControllerView highest = follower("nn2", 5).configured(configured, NOW).build();
     assertEquals(Step.Kind.ACQUIRE, ControllerRules.decide(highest, NOW).kind());
   }
+
+  @Test
+  void aNameNodeMadeStandbyIsStandbyUntilTheNextReport() {
+    HealthReport reported = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "ok").ofCheckStartedAt(7);
+    HealthReport seen = ControllerRules.healthToDecideBy(reported, true, false, 0);
+    assertEquals(HAServiceState.STANDBY, seen.state(), "demoted since the report that said active");
+    assertEquals(7, seen.checkStartedNanos(), "the check keeps its start");
+    assertEquals(HAServiceState.ACTIVE, ControllerRules.healthToDecideBy(reported, false, false, 0).state(),
+        "a report after the demotion is believed");
+    long activated = 1_000_000L;
+    HealthReport queued = new HealthReport(NameNodeHealth.UNRESPONSIVE, null, "timed out").ofCheckStartedAt(activated - 1);
+    HealthReport leaderSees = ControllerRules.healthToDecideBy(queued, false, true, activated);
+    assertEquals(NameNodeHealth.HEALTHY, leaderSees.health(), "a leader's check that waited behind its transition");
+    assertEquals(HAServiceState.ACTIVE, leaderSees.state());
+    assertEquals(NameNodeHealth.UNRESPONSIVE, ControllerRules.healthToDecideBy(queued, false, false, activated).health(),
+        "a follower's timeout stands");
+  }
+
+  @Test
+  void aLeaderWhoseNameNodeIsGoneOrHungReleasesBeforeItWithdraws() {
+    assertTrue(ControllerRules.releasesBeforeWithdrawing(true, NameNodeHealth.GONE));
+    assertTrue(ControllerRules.releasesBeforeWithdrawing(true, NameNodeHealth.UNRESPONSIVE));
+    assertFalse(ControllerRules.releasesBeforeWithdrawing(true, NameNodeHealth.UNHEALTHY), "it resigns: it answers");
+    assertFalse(ControllerRules.releasesBeforeWithdrawing(false, NameNodeHealth.GONE), "nothing to release");
+
+    assertEquals(ControllerRules.Candidacy.STAND, ControllerRules.candidacyBeforeStep(true, false, false));
+    assertEquals(ControllerRules.Candidacy.AS_IS, ControllerRules.candidacyBeforeStep(true, false, true));
+    assertEquals(ControllerRules.Candidacy.WITHDRAW, ControllerRules.candidacyBeforeStep(false, false, true));
+    assertEquals(ControllerRules.Candidacy.AS_IS, ControllerRules.candidacyBeforeStep(false, true, true),
+        "the release goes first; the withdrawal after the step");
+    assertEquals(ControllerRules.Candidacy.AS_IS, ControllerRules.candidacyBeforeStep(false, false, false));
+    assertTrue(ControllerRules.withdrawsAfterStep(false, true, true));
+    assertFalse(ControllerRules.withdrawsAfterStep(false, false, true), "withdrawn before the step already");
+    assertFalse(ControllerRules.withdrawsAfterStep(false, true, false), "not standing");
+  }
+
+  @Test
+  void anActiveNameNodeNobodyHereLeadsForStepsDownUnlessItIsBeingAcquired() {
+    HealthReport active = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.ACTIVE, "ok");
+    assertTrue(ControllerRules.stepsDownUnled(false, active, Step.none()));
+    assertTrue(ControllerRules.stepsDownUnled(false, new HealthReport(NameNodeHealth.UNHEALTHY, HAServiceState.ACTIVE,
+        "low on disk"), Step.none()), "it answers, so it can be made standby");
+    assertFalse(ControllerRules.stepsDownUnled(false, active, Step.of(Step.Kind.ACQUIRE, "taking over")),
+        "an acquisition that did not complete leaves it as it is");
+    assertFalse(ControllerRules.stepsDownUnled(true, active, Step.none()), "led: it stays");
+    assertFalse(ControllerRules.stepsDownUnled(false, new HealthReport(NameNodeHealth.GONE, HAServiceState.ACTIVE,
+        "refused"), Step.none()), "gone: nothing to ask");
+    assertFalse(ControllerRules.stepsDownUnled(false, new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.STANDBY,
+        "ok"), Step.none()));
+  }
+
+  @Test
+  void theStateFollowsLeadershipThenHealth() {
+    HealthReport standby = new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.STANDBY, "ok");
+    assertEquals(ControllerState.ACTIVE, ControllerRules.stateOf(false, true, standby), "a leader cut off leads on");
+    assertEquals(ControllerState.NEUTRAL, ControllerRules.stateOf(false, false, standby));
+    assertEquals(ControllerState.ACTIVE, ControllerRules.stateOf(true, true, standby));
+    assertEquals(ControllerState.STANDBY, ControllerRules.stateOf(true, false, standby));
+    assertEquals(ControllerState.OBSERVER, ControllerRules.stateOf(true, false,
+        new HealthReport(NameNodeHealth.HEALTHY, HAServiceState.OBSERVER, "ok")));
+    assertEquals(ControllerState.INITIALIZING, ControllerRules.stateOf(true, false,
+        new HealthReport(NameNodeHealth.UNKNOWN, null, null)));
+    for (NameNodeHealth h : new NameNodeHealth[] {NameNodeHealth.UNHEALTHY, NameNodeHealth.GONE,
+        NameNodeHealth.UNRESPONSIVE}) {
+      assertEquals(ControllerState.UNHEALTHY, ControllerRules.stateOf(true, false, new HealthReport(h, null, "x")), h.name());
+    }
+  }
 }

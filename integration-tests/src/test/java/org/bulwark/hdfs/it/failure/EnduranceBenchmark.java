@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Random;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.bulwark.hdfs.testkit.BenchChart;
 import org.bulwark.hdfs.testkit.BenchReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,7 @@ class EnduranceBenchmark {
     Map<String, Injector> injectors = injectors();
     List<String> kinds = new ArrayList<>(injectors.keySet());
     Map<String, Integer> injected = new LinkedHashMap<>();
+    Map<String, String> kindOfFault = new LinkedHashMap<>();
     try (AllPluginsCluster c = AllPluginsCluster.start(); ScenarioRunner runner = new ScenarioRunner(c)) {
       Faults faults = new Faults(c, random);
       long[] faultCount = new long[1];
@@ -67,6 +69,7 @@ class EnduranceBenchmark {
           pauseUntil(next);
           String kind = kinds.get(random.nextInt(kinds.size()));
           Fault f = runner.inject(injectors.get(kind).inject(faults, random));
+          kindOfFault.put(f.name(), kind);
           System.out.printf("%tT fault %d: %s%n", System.currentTimeMillis(), faultCount[0] + 1, f.name());
           pauseUntil(System.nanoTime() + HOLD.toNanos());
           f.heal();
@@ -113,12 +116,46 @@ class EnduranceBenchmark {
       root.put("fully_replicated_after_last_fault_ms", r.fullyReplicatedMillis());
       root.put("mis_replicated_blocks_at_end", r.misReplicatedBlocks());
       root.put("monitor_files_compared", r.monitorFilesCompared());
+      describeForThePage(report, root, injected, kindOfFault, runner.workload.longestOutageByFault());
       File out = report.write();
       System.out.println(ScenarioReport.header() + "\n" + r.line());
       System.out.println("endurance: " + faultCount[0] + " faults " + injected + "; longest outage by fault: "
           + runner.workload.longestOutageByFault() + "\nwrote " + out);
       assertEquals(0, r.blocksLost());
     }
+  }
+
+  /**
+   * The run on the benchmarks page: what was checked, and per kind of fault how often it came and the longest a client
+   * operation could not succeed under it (charted). No stock peer: the cluster runs every plugin at once.
+   */
+  private static void describeForThePage(BenchReport report, ObjectNode root, Map<String, Integer> injected,
+      Map<String, String> kindOfFault, Map<String, MixedWorkload.Outage> outageByFault) {
+    report.table("The run (" + root.get("duration_seconds").asLong() + " s, a fault every "
+        + root.get("fault_every_seconds").asLong() + " s, seed " + root.get("seed").asLong() + ")",
+        List.of("faults", "files verified", "GB verified", "blocks lost", "split-brain samples", "client operations",
+            "failed", "longest outage ms", "longest outage apart from a datacenter loss ms"),
+        List.of(List.of(root.get("faults_injected").asText(), root.get("files_verified").asText(),
+            String.format("%.2f", root.get("bytes_verified").asLong() / 1e9), root.get("blocks_lost").asText(),
+            root.get("split_brain_observations").asText(), root.get("client_operations").asText(),
+            root.get("failed_client_operations").asText(), root.get("max_unavailability_ms").asText(),
+            root.get("max_unavailability_ms_apart_from_datacenter_loss").asText())));
+    // Outages are kept per fault as injected ("active NameNode ns2.nn1 killed"); the page groups them by kind.
+    Map<String, Long> longestByKind = new LinkedHashMap<>();
+    outageByFault.forEach((fault, o) -> longestByKind.merge(kindOfFault.getOrDefault(fault, "no fault under way"),
+        o.millis(), Math::max));
+    BenchChart chart = new BenchChart("Longest client outage under each kind of fault", "ms");
+    List<List<String>> rows = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : injected.entrySet()) {
+      long longest = longestByKind.getOrDefault(e.getKey(), 0L);
+      rows.add(List.of(e.getKey(), e.getValue().toString(), Long.toString(longest)));
+      chart.bar(e.getKey(), "bulwark", longest);
+    }
+    if (longestByKind.containsKey("no fault under way")) {
+      rows.add(List.of("no fault under way", "-", longestByKind.get("no fault under way").toString()));
+    }
+    report.table("Faults by kind", List.of("fault", "injected", "longest client outage ms"), rows);
+    report.chart(chart);
   }
 
   /** Paces the run: the benchmark's clock, not a wait for some condition. */
