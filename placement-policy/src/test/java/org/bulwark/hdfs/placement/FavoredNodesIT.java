@@ -11,10 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -30,6 +33,8 @@ import org.bulwark.hdfs.placement.rules.RackFill;
 import org.bulwark.hdfs.testkit.BulwarkMiniCluster;
 import org.bulwark.hdfs.testkit.DataNodeHandle;
 import org.bulwark.hdfs.testkit.FileContent;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,6 +43,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Favored-node writes ({@code DistributedFileSystem.create(..., favoredNodes)}, as HBase's region servers
  * write) keep every rule of the policy: right after the write, not only once the NameNode has repaired
  * the block. Favored nodes are kept as far as the rules allow; the rest is placed as for any write.
+ *
+ * <p>One cluster per policy, shared by the methods (each writes under a directory of its own, removed after it):
+ * the tests only write and ask for blocks, and the cluster of 12 DataNodes is most of their time.
  */
 class FavoredNodesIT {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -46,8 +54,37 @@ class FavoredNodesIT {
   private static final String THREE_DCS = "/dc1/r1:3,/dc1/r2:2,/dc1/r3:2,/dc2/r4:2,/dc2/r5:1,/dc3/r6:2";
   private static final int BLOCKS = 12;
 
+  /** The shared clusters, by policy name, started when a method first needs one. */
+  private static final Map<String, BulwarkMiniCluster> CLUSTERS = new HashMap<>();
+
   private static Class<? extends BlockPlacementPolicy> policy(String name) {
     return "hierarchical".equals(name) ? HierarchicalPlacementPolicy.class : OneReplicaPerRackPlacementPolicy.class;
+  }
+
+  /** The cluster of the policy called {@code name}, its namespace empty. */
+  private static BulwarkMiniCluster cluster(String name) throws IOException {
+    BulwarkMiniCluster c = CLUSTERS.get(name);
+    if (c == null) {
+      c = BulwarkMiniCluster.builder().topology(THREE_DCS).placementPolicy(policy(name)).build();
+      CLUSTERS.put(name, c);
+    }
+    return c;
+  }
+
+  /** What a method wrote goes, so the next one starts from an empty namespace. */
+  @AfterEach
+  void emptyTheNamespaces() throws IOException {
+    for (BulwarkMiniCluster c : CLUSTERS.values()) {
+      for (FileStatus child : c.fs().listStatus(new Path("/"))) {
+        c.fs().delete(child.getPath(), true);
+      }
+    }
+  }
+
+  @AfterAll
+  static void stopTheClusters() {
+    CLUSTERS.values().forEach(BulwarkMiniCluster::close);
+    CLUSTERS.clear();
   }
 
   private static InetSocketAddress[] addresses(BulwarkMiniCluster c, List<DataNodeHandle> favored) {
@@ -79,17 +116,16 @@ class FavoredNodesIT {
   @ParameterizedTest
   @ValueSource(strings = {"one-per-rack", "hierarchical"})
   void favoredNodesOnTwoRacksAsHBasePicksThemKeepBothAndSpreadTheThird(String name) throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS).placementPolicy(policy(name)).build()) {
-      // HBase: the region server's own DataNode and one on another rack (here another datacenter too).
-      List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc2/r4").get(0));
-      for (BlockRacks b : write(c, "/hbase", favored)) {
-        assertEquals(3, b.distinctRacks(), "one replica per rack right after the write: " + b);
-        for (DataNodeHandle f : favored) {
-          assertTrue(b.hosts().contains(xfer(c, f)), "favored node " + f + " kept: " + b);
-        }
-        if (name.equals("hierarchical")) {
-          assertTrue(b.distinctDatacenters() >= 2, b.toString());
-        }
+    BulwarkMiniCluster c = cluster(name);
+    // HBase: the region server's own DataNode and one on another rack (here another datacenter too).
+    List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc2/r4").get(0));
+    for (BlockRacks b : write(c, "/hbase", favored)) {
+      assertEquals(3, b.distinctRacks(), "one replica per rack right after the write: " + b);
+      for (DataNodeHandle f : favored) {
+        assertTrue(b.hosts().contains(xfer(c, f)), "favored node " + f + " kept: " + b);
+      }
+      if (name.equals("hierarchical")) {
+        assertTrue(b.distinctDatacenters() >= 2, b.toString());
       }
     }
   }
@@ -97,33 +133,30 @@ class FavoredNodesIT {
   @ParameterizedTest
   @ValueSource(strings = {"one-per-rack", "hierarchical"})
   void favoredNodesAllOnOneRackKeepOneOfThem(String name) throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS).placementPolicy(policy(name)).build()) {
-      List<DataNodeHandle> favored = c.dataNodesInRack("/dc1/r1");
-      for (BlockRacks b : write(c, "/one-rack", favored)) {
-        assertEquals(3, b.distinctRacks(), "one replica per rack right after the write: " + b);
-        long kept = favored.stream().filter(f -> b.hosts().contains(xfer(c, f))).count();
-        assertEquals(1, kept, "one favored node kept: " + b);
-        if (name.equals("hierarchical")) {
-          assertTrue(b.distinctDatacenters() >= 2, b.toString());
-        }
+    BulwarkMiniCluster c = cluster(name);
+    List<DataNodeHandle> favored = c.dataNodesInRack("/dc1/r1");
+    for (BlockRacks b : write(c, "/one-rack", favored)) {
+      assertEquals(3, b.distinctRacks(), "one replica per rack right after the write: " + b);
+      long kept = favored.stream().filter(f -> b.hosts().contains(xfer(c, f))).count();
+      assertEquals(1, kept, "one favored node kept: " + b);
+      if (name.equals("hierarchical")) {
+        assertTrue(b.distinctDatacenters() >= 2, b.toString());
       }
     }
   }
 
   @Test
   void favoredNodesAllInOneDatacenterStillLeaveItForTheLastReplica() throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS)
-        .placementPolicy(HierarchicalPlacementPolicy.class).build()) {
-      List<DataNodeHandle> favored = new ArrayList<>();
-      for (String rack : new String[] {"/dc1/r1", "/dc1/r2", "/dc1/r3"}) {
-        favored.add(c.dataNodesInRack(rack).get(0));
-      }
-      for (BlockRacks b : write(c, "/one-dc", favored)) {
-        assertEquals(3, b.distinctRacks(), b.toString());
-        assertEquals(2, b.distinctDatacenters(), "a datacenter's loss leaves a replica: " + b);
-        long kept = favored.stream().filter(f -> b.hosts().contains(xfer(c, f))).count();
-        assertEquals(2, kept, "two favored nodes kept, the first two given: " + b);
-      }
+    BulwarkMiniCluster c = cluster("hierarchical");
+    List<DataNodeHandle> favored = new ArrayList<>();
+    for (String rack : new String[] {"/dc1/r1", "/dc1/r2", "/dc1/r3"}) {
+      favored.add(c.dataNodesInRack(rack).get(0));
+    }
+    for (BlockRacks b : write(c, "/one-dc", favored)) {
+      assertEquals(3, b.distinctRacks(), b.toString());
+      assertEquals(2, b.distinctDatacenters(), "a datacenter's loss leaves a replica: " + b);
+      long kept = favored.stream().filter(f -> b.hosts().contains(xfer(c, f))).count();
+      assertEquals(2, kept, "two favored nodes kept, the first two given: " + b);
     }
   }
 
@@ -169,20 +202,18 @@ class FavoredNodesIT {
    */
   @Test
   void threeFavoredNodesInOneDatacenterStillGiveThreeTargets() throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS)
-        .placementPolicy(HierarchicalPlacementPolicy.class).build()) {
-      List<DataNodeHandle> favored = new ArrayList<>();
-      for (String rack : new String[] {"/dc1/r1", "/dc1/r2", "/dc1/r3"}) {
-        favored.add(c.dataNodesInRack(rack).get(0));
-      }
-      for (int i = 0; i < 5; i++) {
-        DatanodeInfo[] targets = addBlock(c, c.fs(), "/one-dc/f" + i, favored, null);
-        assertEquals(3, targets.length, "as many targets as the stock policy gives: " + describe(targets));
-        assertEquals(3, distinctRacks(targets), describe(targets));
-        assertEquals(2, distinctDatacenters(targets), describe(targets));
-        assertEquals(2, favoredKept(c, targets, favored.subList(0, 2)), "the first two favored nodes kept: "
-            + describe(targets));
-      }
+    BulwarkMiniCluster c = cluster("hierarchical");
+    List<DataNodeHandle> favored = new ArrayList<>();
+    for (String rack : new String[] {"/dc1/r1", "/dc1/r2", "/dc1/r3"}) {
+      favored.add(c.dataNodesInRack(rack).get(0));
+    }
+    for (int i = 0; i < 5; i++) {
+      DatanodeInfo[] targets = addBlock(c, c.fs(), "/one-dc/f" + i, favored, null);
+      assertEquals(3, targets.length, "as many targets as the stock policy gives: " + describe(targets));
+      assertEquals(3, distinctRacks(targets), describe(targets));
+      assertEquals(2, distinctDatacenters(targets), describe(targets));
+      assertEquals(2, favoredKept(c, targets, favored.subList(0, 2)), "the first two favored nodes kept: "
+          + describe(targets));
     }
   }
 
@@ -193,23 +224,22 @@ class FavoredNodesIT {
   @ParameterizedTest
   @ValueSource(strings = {"one-per-rack", "hierarchical"})
   void hbaseTertiaryOnTheSecondarysRackIsLeftOutWithoutAWarning(String name) throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS).placementPolicy(policy(name)).build()) {
-      List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc2/r4").get(0),
-          c.dataNodesInRack("/dc2/r4").get(1));
-      LogCapturer warnings = LogCapturer.captureLogs(BlockPlacementPolicy.LOG);
-      try {
-        for (int i = 0; i < 5; i++) {
-          DatanodeInfo[] targets = addBlock(c, c.fs(), "/hbase-layout/f" + i, favored, null);
-          assertEquals(3, targets.length, describe(targets));
-          assertEquals(3, distinctRacks(targets), describe(targets));
-          assertEquals(2, favoredKept(c, targets, favored.subList(0, 2)), "primary and secondary kept: "
-              + describe(targets));
-        }
-      } finally {
-        warnings.stopCapturing();
+    BulwarkMiniCluster c = cluster(name);
+    List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc2/r4").get(0),
+        c.dataNodesInRack("/dc2/r4").get(1));
+    LogCapturer warnings = LogCapturer.captureLogs(BlockPlacementPolicy.LOG);
+    try {
+      for (int i = 0; i < 5; i++) {
+        DatanodeInfo[] targets = addBlock(c, c.fs(), "/hbase-layout/f" + i, favored, null);
+        assertEquals(3, targets.length, describe(targets));
+        assertEquals(3, distinctRacks(targets), describe(targets));
+        assertEquals(2, favoredKept(c, targets, favored.subList(0, 2)), "primary and secondary kept: "
+            + describe(targets));
       }
-      assertFalse(warnings.getOutput().contains("Could not find a target"), warnings.getOutput());
+    } finally {
+      warnings.stopCapturing();
     }
+    assertFalse(warnings.getOutput().contains("Could not find a target"), warnings.getOutput());
   }
 
   /**
@@ -220,19 +250,17 @@ class FavoredNodesIT {
    */
   @Test
   void noLocalRackAndNoLocalWriteKeepTheRulesForFavoredNodeWrites() throws Exception {
-    try (BulwarkMiniCluster c = BulwarkMiniCluster.builder().topology(THREE_DCS)
-        .placementPolicy(HierarchicalPlacementPolicy.class).build()) {
-      List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc1/r2").get(0));
-      // The writer on the primary's rack (not a favored node, which Hadoop would already exclude).
-      DistributedFileSystem writer = c.fsOn(0, c.dataNodesInRack("/dc1/r1").get(1));
-      for (AddBlockFlag flag : new AddBlockFlag[] {AddBlockFlag.NO_LOCAL_RACK, AddBlockFlag.NO_LOCAL_WRITE}) {
-        for (int i = 0; i < 15; i++) {
-          DatanodeInfo[] targets = addBlock(c, writer, "/" + flag + "/f" + i, favored, EnumSet.of(flag));
-          assertEquals(3, targets.length, flag + ": " + describe(targets));
-          assertEquals(3, distinctRacks(targets), flag + ": " + describe(targets));
-          assertEquals(2, distinctDatacenters(targets), flag + ": " + describe(targets));
-          assertEquals(2, favoredKept(c, targets, favored), flag + ": " + describe(targets));
-        }
+    BulwarkMiniCluster c = cluster("hierarchical");
+    List<DataNodeHandle> favored = List.of(c.dataNodesInRack("/dc1/r1").get(0), c.dataNodesInRack("/dc1/r2").get(0));
+    // The writer on the primary's rack (not a favored node, which Hadoop would already exclude).
+    DistributedFileSystem writer = c.fsOn(0, c.dataNodesInRack("/dc1/r1").get(1));
+    for (AddBlockFlag flag : new AddBlockFlag[] {AddBlockFlag.NO_LOCAL_RACK, AddBlockFlag.NO_LOCAL_WRITE}) {
+      for (int i = 0; i < 15; i++) {
+        DatanodeInfo[] targets = addBlock(c, writer, "/" + flag + "/f" + i, favored, EnumSet.of(flag));
+        assertEquals(3, targets.length, flag + ": " + describe(targets));
+        assertEquals(3, distinctRacks(targets), flag + ": " + describe(targets));
+        assertEquals(2, distinctDatacenters(targets), flag + ": " + describe(targets));
+        assertEquals(2, favoredKept(c, targets, favored), flag + ": " + describe(targets));
       }
     }
   }
