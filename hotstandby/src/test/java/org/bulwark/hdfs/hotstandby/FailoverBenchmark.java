@@ -431,8 +431,10 @@ class FailoverBenchmark {
         runClientsAtScale(twins.get((k + run) % twins.size()), run);
       }
     }
+    // One object, a twin per controller: clients_at_scale.bulwark and clients_at_scale.stock.
+    ObjectNode scale = twins.isEmpty() ? null : root.putObject("clients_at_scale");
     for (ScaleTwin t : twins) {
-      t.report(root.putObject(t.field));
+      t.report(scale.putObject(t.kind == ControllerKind.BULWARK ? "bulwark" : "stock"));
     }
   }
 
@@ -444,6 +446,8 @@ class FailoverBenchmark {
     final List<Double> outages = new ArrayList<>();
     final List<Double> failovers = new ArrayList<>();
     long refused;
+    /** Each controller's own log: its ZooKeeper connection lost (or a reconnection refused) while the clients ran. */
+    long controllerSessionsRefused;
     long unserved;
     long splitBrain;
     int unplannedExits;
@@ -481,6 +485,7 @@ class FailoverBenchmark {
       out.put("client_outage_ms_max", round(outages.get(outages.size() - 1)));
       out.put("clients_not_served_after_failover", unserved);
       out.put("zookeeper_connections_refused", refused);
+      out.put("controller_sessions_refused", controllerSessionsRefused);
       out.put("split_brain_observations", splitBrain);
     }
   }
@@ -564,8 +569,24 @@ class FailoverBenchmark {
             runOutages.get(runOutages.size() - 1));
       }
       t.refused += org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get() - rejectedBefore;
+      t.controllerSessionsRefused += controllerSessionsLost(ha, t.kind);
       t.splitBrain += ha.splitBrain.observations();
     }
+  }
+
+  /**
+   * How often the controllers lost their ZooKeeper connection (a session refused or cut while the clients took the
+   * host's connections), as each logs it: ours Curator's SUSPENDED or LOST, the stock ZKFC "Session disconnected" or
+   * "Session expired". Their connections opened before the clients'; none should go.
+   */
+  private static long controllerSessionsLost(ProcessHaCluster ha, ControllerKind kind) {
+    long lost = 0;
+    for (int i = 0; i < 2; i++) {
+      lost += kind == ControllerKind.BULWARK
+          ? DaemonLog.matching(ha.controller(i).log(), "): SUSPENDED", "): LOST").size()
+          : DaemonLog.matching(ha.controller(i).log(), "Session disconnected", "Session expired").size();
+    }
+    return lost;
   }
 
   private static void summarisePeers(ArrayNode peers, ProcessFailoverRuns.Result r) {
