@@ -420,8 +420,14 @@ class FailoverBenchmark {
    */
   private static void measureClientsAtScale(ObjectNode root) throws Exception {
     List<ScaleTwin> twins = new ArrayList<>();
+    // Ours twice, with the clients' host-wide machinery (session slots and the relayed record, files in
+    // bulwark.hotstandby.client.host-dir) and without it, so that what it buys is a ratio of one run.
+    ScaleTwin withoutHostFiles = new ScaleTwin("clients_at_scale_without_host_files", ControllerKind.BULWARK,
+        Peer.ZOOKEEPER);
+    withoutHostFiles.clientConf.put(HotStandbyKeys.CLIENT_RELAY.getName(), "false");
+    withoutHostFiles.clientConf.put(HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.getName(), "0");
     for (ScaleTwin t : List.of(new ScaleTwin("clients_at_scale", ControllerKind.BULWARK, Peer.ZOOKEEPER),
-        new ScaleTwin("clients_at_scale_stock", ControllerKind.STOCK, Peer.CONFIGURED))) {
+        withoutHostFiles, new ScaleTwin("clients_at_scale_stock", ControllerKind.STOCK, Peer.CONFIGURED))) {
       if (selected(t.field.replace('_', '-'))) {
         twins.add(t);
       }
@@ -434,7 +440,8 @@ class FailoverBenchmark {
     // One object, a twin per controller: clients_at_scale.bulwark and clients_at_scale.stock.
     ObjectNode scale = twins.isEmpty() ? null : root.putObject("clients_at_scale");
     for (ScaleTwin t : twins) {
-      t.report(scale.putObject(t.kind == ControllerKind.BULWARK ? "bulwark" : "stock"));
+      t.report(scale.putObject(t.kind == ControllerKind.STOCK ? "stock"
+          : t.clientConf.isEmpty() ? "bulwark" : "bulwark_without_host_files"));
     }
   }
 
@@ -443,6 +450,8 @@ class FailoverBenchmark {
     final String field;
     final ControllerKind kind;
     final Peer peer;
+    /** Client settings of this twin over the run's own ({@code -Dbench.failover.scaleClientConf}). */
+    final Map<String, String> clientConf = new java.util.LinkedHashMap<>();
     final List<Double> outages = new ArrayList<>();
     final List<Double> failovers = new ArrayList<>();
     long refused;
@@ -460,12 +469,16 @@ class FailoverBenchmark {
 
     void report(ObjectNode out) {
       out.put("controller", kind == ControllerKind.BULWARK ? "bulwark" : "stock");
-      out.put("client_relay", SCALE_CLIENT_RELAY);
-      out.put("client_conf", SCALE_CLIENT_CONF);
-      out.put("client_sessions_per_host", kind == ControllerKind.BULWARK
-          ? SCALE_SESSIONS_PER_HOST != null ? SCALE_SESSIONS_PER_HOST.longValue()
-              : HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(new Configuration(false))
-          : 0);
+      String relay = clientConf.get(HotStandbyKeys.CLIENT_RELAY.getName());
+      out.put("client_relay", relay != null ? Boolean.parseBoolean(relay) : SCALE_CLIENT_RELAY);
+      StringBuilder conf = new StringBuilder(SCALE_CLIENT_CONF);
+      clientConf.forEach((k, v) -> conf.append(conf.length() == 0 ? "" : ",").append(k).append('=').append(v));
+      out.put("client_conf", conf.toString());
+      String slots = clientConf.get(HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.getName());
+      out.put("client_sessions_per_host", kind != ControllerKind.BULWARK ? 0
+          : slots != null ? Long.parseLong(slots)
+          : SCALE_SESSIONS_PER_HOST != null ? SCALE_SESSIONS_PER_HOST.longValue()
+          : HotStandbyKeys.CLIENT_ZK_SESSIONS_PER_HOST.get(new Configuration(false)));
       out.put("fence_methods", ProcessFailoverRuns.FENCE_METHODS == null ? "shell(true)" : ProcessFailoverRuns.FENCE_METHODS);
       out.put("client_provider", peer.label);
       out.put("client_cpus", ClientFleet.cpus().isEmpty() ? "all" : ClientFleet.cpus());
@@ -518,6 +531,7 @@ class FailoverBenchmark {
               + "' is not key=value (settings are separated by commas)");
         }
       }
+      t.clientConf.forEach(client::set);
       long rejectedBefore = org.apache.zookeeper.server.ServerMetrics.getMetrics().CONNECTION_REJECTED.get();
       try (ClientFleet fleet = ClientFleet.start(dir, client, SCALE_CLIENTS, Duration.ofMinutes(5))) {
         Thread.sleep(2000);
