@@ -22,10 +22,15 @@ final class ClusterFiles {
   }
 
   void write(int ns, Path path, long length, WriteOrigin origin, int replication) throws IOException {
-    DataNodeHandle host = origin instanceof WriteOrigin.OnDataNode on ? on.dataNode() : null;
+    DataNodeHandle host = origin instanceof WriteOrigin.OnDataNode on ? on.dataNode()
+        : origin instanceof WriteOrigin.Favoring f ? f.dataNode() : null;
     DistributedFileSystem fs = clients.client(ns, host);
-    try (OutputStream out = fs.createFile(path).overwrite(true).recursive()
-        .replication((short) replication).blockSize(blockSize).build()) {
+    DistributedFileSystem.HdfsDataOutputStreamBuilder create = fs.createFile(path).overwrite(true).recursive()
+        .replication((short) replication).blockSize(blockSize);
+    if (origin instanceof WriteOrigin.Favoring f) {
+      create.favoredNodes(f.favoredNodes().toArray(new java.net.InetSocketAddress[0]));
+    }
+    try (OutputStream out = create.build()) {
       FileContent.write(path.toUri().getPath(), length, out);
     }
   }

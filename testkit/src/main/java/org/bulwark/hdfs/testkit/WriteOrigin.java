@@ -15,12 +15,23 @@ public sealed interface WriteOrigin {
     return new OnDataNode(dataNode);
   }
 
+  /**
+   * A writer running on {@code dataNode}'s host that names where the replicas go ({@code favoredNodes}, as HBase's
+   * region servers do): a layout a seed decides, not the NameNode's random choice.
+   */
+  static WriteOrigin fromDataNodeFavoring(DataNodeHandle dataNode, java.util.List<java.net.InetSocketAddress> favoredNodes) {
+    return new Favoring(dataNode, java.util.List.copyOf(favoredNodes));
+  }
+
   /** A writer outside the cluster. */
   static WriteOrigin offCluster() {
     return OffCluster.INSTANCE;
   }
 
   record OnDataNode(DataNodeHandle dataNode) implements WriteOrigin {
+  }
+
+  record Favoring(DataNodeHandle dataNode, java.util.List<java.net.InetSocketAddress> favoredNodes) implements WriteOrigin {
   }
 
   enum OffCluster implements WriteOrigin {

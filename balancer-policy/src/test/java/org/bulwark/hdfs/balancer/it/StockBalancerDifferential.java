@@ -241,19 +241,68 @@ abstract class StockBalancerDifferential {
     return layout.onePerRack ? b.placementPolicy(OneReplicaPerRackPlacementPolicy.class) : b;
   }
 
-  /** Writes the layout's files from its writers and stops the cluster, leaving its storage in {@code dir}. */
+  /**
+   * Writes the layout's files from its writers and stops the cluster, leaving its storage in {@code dir}. Each file's
+   * replicas go where the policy would put them ({@link #placement}), drawn from the layout's seed and named as favored
+   * nodes: with the NameNode's own random choice every run of a seed was a different layout, and a shortfall found on
+   * one could not be looked at again.
+   */
   private static void write(Layout layout, File dir) throws Exception {
-    BulwarkMiniCluster c = cluster(layout, dir).build();
+    // A favored node busier than twice the average (the last file's pipeline still closing on the writer) would be
+    // passed over for a random one: the writes do not weigh load, so the seed alone decides.
+    BulwarkMiniCluster c = cluster(layout, dir)
+        .configure(conf -> conf.setBoolean("dfs.namenode.redundancy.considerLoad", false)).build();
     try {
       List<DataNodeHandle> dns = c.dataNodes();
+      Random random = new Random(layout.seed * 7919L + 17);
       for (int f = 0; f < layout.replication.length; f++) {
         DataNodeHandle writer = dns.get(layout.writers[f % layout.writers.length]);
-        c.writeFile(0, new Path("/data/f" + f), FILE, WriteOrigin.fromDataNode(writer), layout.replication[f]);
+        List<java.net.InetSocketAddress> favored = new ArrayList<>();
+        for (DataNodeHandle h : placement(dns, writer, layout.replication[f], layout.onePerRack, random)) {
+          favored.add(c.running(h).getXferAddress());
+        }
+        c.writeFile(0, new Path("/data/f" + f), FILE, WriteOrigin.fromDataNodeFavoring(writer, favored),
+            layout.replication[f]);
       }
       new SkewedCluster(c, FILE).awaitNameNodesSettled();
     } finally {
       c.closeKeepingStorage();
     }
+  }
+
+  /**
+   * Where a DataNode-local write's {@code replication} replicas go under the layout's policy, as Hadoop places them:
+   * the default policy the writer's node, a node of another rack, a second node of that rack, then any node (at most
+   * {@code (replication - 1) / racks + 2} on a rack); one per rack the writer's node, then a node of each rack not yet
+   * used, then any node, the racks evenly.
+   */
+  static List<DataNodeHandle> placement(List<DataNodeHandle> dns, DataNodeHandle writer, int replication,
+      boolean onePerRack, Random random) {
+    List<DataNodeHandle> chosen = new ArrayList<>(List.of(writer));
+    long racks = dns.stream().map(DataNodeHandle::rack).distinct().count();
+    int maxPerRack = onePerRack ? (int) Math.ceil(replication / (double) racks) : (int) ((replication - 1) / racks + 2);
+    while (chosen.size() < Math.min(replication, dns.size())) {
+      List<DataNodeHandle> preferred = new ArrayList<>();
+      List<DataNodeHandle> allowed = new ArrayList<>();
+      for (DataNodeHandle h : dns) {
+        long onRack = chosen.stream().filter(x -> x.rack().equals(h.rack())).count();
+        if (chosen.contains(h) || onRack >= maxPerRack) {
+          continue;
+        }
+        allowed.add(h);
+        boolean wanted = onePerRack ? onRack == 0
+            : chosen.size() == 1 ? !h.rack().equals(writer.rack())
+            : chosen.size() == 2 ? h.rack().equals(chosen.get(1).rack())
+            : true;
+        if (wanted) {
+          preferred.add(h);
+        }
+      }
+      List<DataNodeHandle> from = !preferred.isEmpty() ? preferred : !allowed.isEmpty() ? allowed
+          : dns.stream().filter(h -> !chosen.contains(h)).toList();
+      chosen.add(from.get(random.nextInt(from.size())));
+    }
+    return chosen;
   }
 
   private static Outcome balance(Layout layout, File dir, String policy, File tmp) throws Exception {
